@@ -1,0 +1,54 @@
+package client
+
+import (
+	"context"
+
+	"github.com/streamgate/streamgate/registry"
+)
+
+// Service is what a [Client] needs from a device: one WebGPU device and its
+// queue, reached through logical streams. The wgpu package's Device
+// implements it; tests may implement it in memory.
+//
+// Implementations must be safe for concurrent use by multiple goroutines.
+// Launches of one stream are issued by one goroutine at a time (a client's
+// own contract), but different streams are used concurrently.
+type Service interface {
+	// ServiceID returns the process-unique id of this service.
+	ServiceID() registry.ServiceID
+
+	// Compile compiles k now, or returns at once when it is already compiled
+	// (a cache hit). Concurrent calls for the same kernel compile it once.
+	Compile(ctx context.Context, k *Kernel) error
+
+	// Compiled reports whether k is compiled on this service. It must not
+	// block on a compile in progress, lock for long, or allocate: a
+	// discarded launch calls it.
+	Compiled(k *Kernel) bool
+
+	// Precompile compiles a batch of kernels, returning the first error for
+	// each failing kernel joined with errors.Join. Kernels already compiled
+	// cost nothing.
+	Precompile(ctx context.Context, ks []*Kernel) error
+
+	// Launch records one dispatch of k with the given workgroup counts and
+	// buffers (bound in order at @group(0) @binding(0..n-1)) on stream. It
+	// compiles k first if needed. The dispatch is submitted later: on the
+	// service's own threshold, on Flush, on Sync, or on a read-back of a
+	// buffer the stream wrote.
+	Launch(stream registry.StreamID, k *Kernel, workgroups [3]uint32, bindings ...Buffer) error
+
+	// Flush submits the stream's recorded launches without waiting.
+	Flush(stream registry.StreamID) error
+
+	// Sync flushes the stream and waits until all its submitted work is
+	// done, or ctx is done (then it returns ctx.Err()).
+	Sync(ctx context.Context, stream registry.StreamID) error
+}
+
+// Buffer is a device buffer as a [Service] sees it. A service accepts only
+// its own buffers as launch bindings and returns an error for any other.
+type Buffer interface {
+	// Size returns the buffer's size in bytes.
+	Size() uint64
+}

@@ -1,0 +1,9 @@
+// Package registry holds the per-stream mode overrides of a process: whether
+// a launch on a stream executes or is discarded.
+//
+// Overrides of one stream nest: the newest live one decides. They may be
+// released in any order, from any goroutine; releasing twice does nothing.
+// The overrides live in an immutable snapshot behind an atomic pointer (see
+// package lockfree), so [Registry.Mode] — called on every launch — never
+// locks and never allocates.
+package registry
