@@ -21,7 +21,7 @@ func (m StreamMode) String() string {
 	case Discard:
 		return "Discard"
 	}
-	panic(fmt.Sprintf("registry: invalid StreamMode %d", uint8(m)))
+	panic(invalidStreamMode(m))
 }
 
 // Opposite returns the other mode. It panics on an invalid value.
@@ -30,10 +30,26 @@ func (m StreamMode) Opposite() StreamMode {
 	return m ^ 1
 }
 
+// invalidStreamMode is the panic value of a call given an invalid
+// StreamMode.
+type invalidStreamMode StreamMode
+
+func (m invalidStreamMode) Error() string {
+	return fmt.Sprintf("registry: invalid StreamMode %d", uint8(m))
+}
+
+// invalidProcessMode is the panic value of a call given an invalid
+// ProcessMode.
+type invalidProcessMode ProcessMode
+
+func (p invalidProcessMode) Error() string {
+	return fmt.Sprintf("registry: invalid ProcessMode %d", uint8(p))
+}
+
 // mustValid panics with a "registry:" message unless m is Execute or Discard.
 func (m StreamMode) mustValid() {
 	if m > Discard {
-		panic(fmt.Sprintf("registry: invalid StreamMode %d", uint8(m)))
+		panic(invalidStreamMode(m))
 	}
 }
 
@@ -82,7 +98,7 @@ func (p ProcessMode) String() string {
 	case ProcessCompileAndAutotune:
 		return "CompileAndAutotune"
 	}
-	panic(fmt.Sprintf("registry: invalid ProcessMode %d", uint8(p)))
+	panic(invalidProcessMode(p))
 }
 
 // StreamMode returns the mode of a stream that no override governs:
@@ -95,5 +111,5 @@ func (p ProcessMode) StreamMode() StreamMode {
 	case ProcessCompile, ProcessCompileAndAutotune:
 		return Discard
 	}
-	panic(fmt.Sprintf("registry: invalid ProcessMode %d", uint8(p)))
+	panic(invalidProcessMode(p))
 }

@@ -1,0 +1,46 @@
+# streamgate — see README.md. `make test` is the test command CI runs.
+GO        ?= go
+TOOLS     := $(CURDIR)/.tools/bin
+FUZZTIME  ?= 60s
+BENCHTIME ?= 1s
+# Packages that must build without cgo.
+PURE      := ./lockfree ./registry ./client ./internal/...
+
+# Tests never skip for want of a GPU adapter here: lavapipe is installed.
+export STREAMGATE_REQUIRE_ADAPTER ?= 1
+# Keep lavapipe quiet about a missing XDG_RUNTIME_DIR.
+export XDG_RUNTIME_DIR ?= $(shell d=$${TMPDIR:-/tmp}/streamgate-xdg-$$(id -u); mkdir -p $$d && chmod 700 $$d && echo $$d)
+
+.PHONY: all deps test lint unit fuzz-smoke bench fuzz demo clean
+
+all: test
+
+deps:
+	@scripts/install-deps.sh
+
+test: deps lint unit
+
+lint:
+	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	@echo "== go mod tidy"; $(GO) mod tidy -diff
+	@echo "== go vet"; $(GO) vet ./...
+	@echo "== staticcheck"; $(TOOLS)/staticcheck ./...
+	@echo "== pure Go (CGO_ENABLED=0, and GOARCH=386 for 64-bit atomic alignment)"
+	CGO_ENABLED=0 $(GO) build $(PURE)
+	CGO_ENABLED=0 GOARCH=386 $(GO) test -short -count=1 $(PURE)
+
+unit:
+	@echo "== go test -race"
+	$(GO) test -race -count=1 ./...
+
+bench: deps
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
+
+fuzz:
+	@echo "fuzz targets arrive with the fuzz/ package"
+
+demo: deps
+	@echo "make demo arrives with the streamgate command (cmd/streamgate); until then run make test"
+
+clean:
+	rm -rf .tools streamgate

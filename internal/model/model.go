@@ -1,0 +1,73 @@
+// Package model is the sequential model of a registry.Registry: a plain
+// slice of overrides, newest last, and a process mode. It is the oracle that
+// tests and fuzz targets compare the real registry against, written to be
+// obviously right by reading it rather than fast.
+package model
+
+import "github.com/streamgate/streamgate/registry"
+
+// Override is one live override in the model.
+type Override struct {
+	ID     int
+	Mode   registry.StreamMode
+	Stream registry.ServiceStream
+}
+
+// Registry is the model. Its zero value is an empty registry under
+// registry.ProcessExecute. It is not safe for concurrent use.
+type Registry struct {
+	Overrides []Override // live, oldest first
+	Process   registry.ProcessMode
+	nextID    int
+}
+
+// Set adds an override and returns its id.
+func (m *Registry) Set(mode registry.StreamMode, s registry.ServiceStream) int {
+	m.nextID++
+	m.Overrides = append(m.Overrides, Override{ID: m.nextID, Mode: mode, Stream: s})
+	return m.nextID
+}
+
+// Release removes the override with id, reporting whether it was live.
+func (m *Registry) Release(id int) bool {
+	for i, o := range m.Overrides {
+		if o.ID == id {
+			m.Overrides = append(m.Overrides[:i:i], m.Overrides[i+1:]...)
+			return true
+		}
+	}
+	return false
+}
+
+// Mode returns what the newest live override of s sets, or def.
+func (m *Registry) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
+	for i := len(m.Overrides) - 1; i >= 0; i-- {
+		if m.Overrides[i].Stream == s {
+			return m.Overrides[i].Mode
+		}
+	}
+	return def
+}
+
+// Resolve returns Mode(s, the process mode's stream mode).
+func (m *Registry) Resolve(s registry.ServiceStream) registry.StreamMode {
+	return m.Mode(s, m.Process.StreamMode())
+}
+
+// Live counts the live overrides that set mode.
+func (m *Registry) Live(mode registry.StreamMode) int {
+	n := 0
+	for _, o := range m.Overrides {
+		if o.Mode == mode {
+			n++
+		}
+	}
+	return n
+}
+
+// SetProcessMode sets the process mode and returns the previous one.
+func (m *Registry) SetProcessMode(p registry.ProcessMode) registry.ProcessMode {
+	prev := m.Process
+	m.Process = p
+	return prev
+}

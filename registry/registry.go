@@ -1,0 +1,178 @@
+package registry
+
+import (
+	"fmt"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/streamgate/streamgate/lockfree"
+)
+
+// Registry holds the live stream mode overrides of a process and its process
+// mode. It is safe for concurrent use by multiple goroutines. Mode, Resolve,
+// Live and ProcessMode never block and never allocate; Set, Release and
+// SetProcessMode are lock-free.
+//
+// Every operation is linearizable: the overrides, their live counts and the
+// process mode are one immutable snapshot, replaced by compare-and-swap, so a
+// read sees all of one write or none of it.
+//
+// The zero value is not usable; use [New]. A Registry must not be copied
+// after first use.
+type Registry struct {
+	state  lockfree.Value[snapshot] // the published snapshot; never nil after New
+	leaked atomic.Uint64            // overrides released by their cleanup
+}
+
+// Default is the process's registry.
+var Default = New()
+
+// New returns an empty registry under [ProcessExecute].
+func New() *Registry {
+	r := new(Registry)
+	r.state.Store(emptySnapshot(ProcessExecute))
+	return r
+}
+
+// Override sets one stream's mode from [Registry.Set] until [Override.Release].
+// Overrides of one stream nest: the newest live one decides.
+//
+// Release may be called from any goroutine, any number of times; only the
+// first call does anything. An Override that becomes unreachable without
+// Release is released by a cleanup when the garbage collector finds it, and
+// counted in [Registry.Leaked]: relying on that is a bug, since until the
+// collector runs the stream stays overridden.
+type Override struct {
+	r        *Registry
+	id       uint64          // written once
+	mode     StreamMode      // written once
+	stream   ServiceStream   // written once
+	released atomic.Bool     // set by the first Release
+	cleanup  runtime.Cleanup // written once; stopped by Release
+}
+
+// leakedOverride is what an Override's cleanup needs: never the Override
+// itself, which would keep it reachable.
+type leakedOverride struct {
+	r  *Registry
+	id uint64
+}
+
+// Set puts stream s in mode until the returned override is released. It
+// panics if mode is invalid.
+func (r *Registry) Set(mode StreamMode, s ServiceStream) *Override {
+	mode.mustValid()
+	var id uint64
+	r.state.Update(func(old *snapshot) *snapshot {
+		// The id comes from the snapshot it joins, so entries stay in id
+		// order whichever of several racing writers publishes first.
+		id = old.nextID
+		return old.with(-1, &entry{id: id, stream: s, mode: mode}, old.process)
+	})
+	o := &Override{r: r, id: id, mode: mode, stream: s}
+	o.cleanup = runtime.AddCleanup(o, releaseLeaked, leakedOverride{r: r, id: id})
+	return o
+}
+
+// releaseLeaked is the cleanup of an override never released.
+func releaseLeaked(l leakedOverride) {
+	if l.r.remove(l.id) {
+		l.r.leaked.Add(1)
+	}
+}
+
+// Release ends the override: its stream's mode is again what the newest
+// remaining override sets, or the default. It is idempotent and may be
+// called from any goroutine.
+func (o *Override) Release() {
+	if !o.released.CompareAndSwap(false, true) {
+		return
+	}
+	o.cleanup.Stop()
+	o.r.remove(o.id)
+}
+
+// Mode returns the mode the override sets.
+func (o *Override) Mode() StreamMode { return o.mode }
+
+// Stream returns the stream the override sets.
+func (o *Override) Stream() ServiceStream { return o.stream }
+
+// String describes the override, e.g. "Execute on 1/7".
+func (o *Override) String() string {
+	return fmt.Sprintf("%v on %v", o.mode, o.stream)
+}
+
+// remove drops the entry with id, reporting whether it was live.
+func (r *Registry) remove(id uint64) (removed bool) {
+	r.state.Update(func(old *snapshot) *snapshot {
+		i := old.find(id)
+		removed = i >= 0
+		if !removed {
+			return old
+		}
+		return old.with(i, nil, old.process)
+	})
+	return removed
+}
+
+// Mode returns s's mode now: what the newest live override of s sets, or def
+// when none does. It panics if def is invalid.
+//
+// When no live override sets the mode opposite to def — the steady state of
+// a launch loop — it returns def after one atomic load. Otherwise it looks s
+// up in an index built when the overrides last changed: it never scans them.
+func (r *Registry) Mode(s ServiceStream, def StreamMode) StreamMode {
+	sn := r.state.Load()
+	if sn.quiet>>def&1 != 0 {
+		return def
+	}
+	if def > Discard {
+		panic(invalidStreamMode(def))
+	}
+	if m, ok := sn.newest[s]; ok {
+		return m
+	}
+	return def
+}
+
+// Resolve returns s's mode under the current process mode:
+// Mode(s, ProcessMode().StreamMode()), with both read from one snapshot.
+func (r *Registry) Resolve(s ServiceStream) StreamMode {
+	sn := r.state.Load()
+	if sn.quiet>>sn.def&1 != 0 {
+		return sn.def
+	}
+	if m, ok := sn.newest[s]; ok {
+		return m
+	}
+	return sn.def
+}
+
+// Live returns how many live overrides set mode. It panics if mode is
+// invalid.
+func (r *Registry) Live(mode StreamMode) int {
+	mode.mustValid()
+	return int(r.state.Load().live[mode])
+}
+
+// Leaked returns how many overrides were released by the garbage collector's
+// cleanup rather than by Release: each is a bug in the program that set it.
+func (r *Registry) Leaked() uint64 { return r.leaked.Load() }
+
+// ProcessMode returns the process mode.
+func (r *Registry) ProcessMode() ProcessMode { return r.state.Load().process }
+
+// SetProcessMode sets the process mode and returns the previous one. It
+// panics if p is invalid.
+func (r *Registry) SetProcessMode(p ProcessMode) (previous ProcessMode) {
+	_ = p.StreamMode() // validates
+	r.state.Update(func(old *snapshot) *snapshot {
+		previous = old.process
+		if previous == p {
+			return old
+		}
+		return old.with(-1, nil, p)
+	})
+	return previous
+}
