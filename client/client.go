@@ -1,0 +1,340 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/streamgate/streamgate/registry"
+)
+
+// ErrClosed is returned by every call on a [Client] after [Client.Close].
+var ErrClosed = errors.New("client: closed")
+
+// StreamPolicy says which stream a new client launches on.
+type StreamPolicy uint8
+
+const (
+	// PerClient gives each client, and each [Client.Fork], a fresh
+	// process-unique stream: an override on one client's stream leaves every
+	// other client alone.
+	PerClient StreamPolicy = iota
+	// Single puts every client of a service on the service's one shared
+	// stream, [SingleStream]: an override opened through any of them governs
+	// the launches of all of them, from any goroutine.
+	Single
+)
+
+// SingleStream is the stream every client of a service shares under
+// [Single]. [PerClient] streams are never 0.
+const SingleStream registry.StreamID = 0
+
+// String returns "PerClient" or "Single". It panics on an invalid value.
+func (p StreamPolicy) String() string {
+	switch p {
+	case PerClient:
+		return "PerClient"
+	case Single:
+		return "Single"
+	}
+	panic(fmt.Sprintf("client: invalid StreamPolicy %d", uint8(p)))
+}
+
+// nextStream is the last stream id handed out; ids are the process's.
+var nextStream atomic.Uint64
+
+// NewStreamID returns a fresh process-unique stream id, never [SingleStream].
+func NewStreamID() registry.StreamID { return registry.StreamID(nextStream.Add(1)) }
+
+// An Option configures a [Client].
+type Option interface{ apply(*config) }
+
+type config struct {
+	reg    *registry.Registry
+	policy StreamPolicy
+}
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
+
+// WithRegistry makes the client read its stream's mode from r rather than
+// [registry.Default].
+func WithRegistry(r *registry.Registry) Option {
+	if r == nil {
+		panic("client: WithRegistry(nil)")
+	}
+	return optionFunc(func(c *config) { c.reg = r })
+}
+
+// WithStreamPolicy sets the stream policy; the default is [PerClient]. It
+// panics on an invalid policy.
+func WithStreamPolicy(p StreamPolicy) Option {
+	_ = p.String() // validates
+	return optionFunc(func(c *config) { c.policy = p })
+}
+
+// Client is what a program launches kernels through: it is bound to one
+// [Service] and one stream, and each launch asks the registry, with one
+// lock-free read, whether that stream executes or discards.
+//
+//   - Execute: the service records the dispatch.
+//   - Discard under [registry.ProcessCompileAndAutotune]: the kernel compiles
+//     now and the launch is dropped.
+//   - Discard otherwise: the kernel is queued (once) for a batch compile —
+//     [Client.CompileQueued], or the next [Client.Sync] — and the launch is
+//     dropped.
+//
+// A dropped launch touches no buffer and submits nothing.
+//
+// A Client is safe for concurrent use by multiple goroutines; launches from
+// several goroutines on one client go to its one stream in an unspecified
+// order. The zero value is not usable; use [New]. A Client does not own its
+// service: [Client.Close] leaves the service open.
+type Client struct {
+	svc    Service            // written once
+	reg    *registry.Registry // written once
+	policy StreamPolicy       // written once
+	key    registry.ServiceStream
+
+	closed atomic.Bool
+
+	mu     sync.Mutex           // guards queued and inQ
+	queued []*Kernel            // kernels waiting for the batch compile, in launch order
+	inQ    map[*Kernel]struct{} // the set of queued
+
+	stats struct {
+		executed, discarded, compiledNow, queued, batchCompiled atomic.Uint64
+	}
+}
+
+// New returns a client of svc. Under [PerClient] (the default) it launches
+// on a fresh stream; under [Single], on [SingleStream].
+func New(svc Service, opts ...Option) *Client {
+	if svc == nil {
+		panic("client: New(nil)")
+	}
+	cfg := config{reg: registry.Default}
+	for _, o := range opts {
+		o.apply(&cfg)
+	}
+	return newClient(svc, cfg.reg, cfg.policy)
+}
+
+func newClient(svc Service, reg *registry.Registry, policy StreamPolicy) *Client {
+	stream := SingleStream
+	if policy == PerClient {
+		stream = NewStreamID()
+	}
+	return &Client{
+		svc:    svc,
+		reg:    reg,
+		policy: policy,
+		key:    registry.ServiceStream{Service: svc.ServiceID(), Stream: stream},
+		inQ:    make(map[*Kernel]struct{}),
+	}
+}
+
+// Fork returns a new client of the same service, registry and policy: on a
+// fresh stream under [PerClient], on the same shared stream under [Single].
+func (c *Client) Fork() *Client { return newClient(c.svc, c.reg, c.policy) }
+
+// Stream returns the service and stream this client launches on.
+func (c *Client) Stream() registry.ServiceStream { return c.key }
+
+// Service returns the client's service.
+func (c *Client) Service() Service { return c.svc }
+
+// Registry returns the registry the client reads its mode from.
+func (c *Client) Registry() *registry.Registry { return c.reg }
+
+// Mode returns the mode a launch on this client would have now.
+func (c *Client) Mode() registry.StreamMode { return c.reg.Resolve(c.key) }
+
+// Launch launches k with the given workgroup counts, binding buffers in order
+// at @group(0) @binding(0..n-1), if the client's stream executes now; else it
+// drops the launch and compiles k now or queues it, as [Client] describes.
+//
+// A launch that executes returns the service's error, if any (invalid
+// bindings, a dispatch over the limits, a kernel that does not compile). A
+// discarded launch returns an error only under
+// [registry.ProcessCompileAndAutotune] when k fails to compile; under other
+// process modes a compile error comes from the batch compile.
+//
+// A discarded launch of an already compiled kernel does not allocate; an
+// executed launch allocates one copy of the bindings slice, since the
+// service may keep it.
+func (c *Client) Launch(k *Kernel, workgroups [3]uint32, bindings ...Buffer) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	if k == nil {
+		return errors.New("client: Launch of a nil kernel")
+	}
+	if c.reg.Resolve(c.key) == registry.Execute {
+		return c.execute(k, workgroups, bindings)
+	}
+	c.stats.discarded.Add(1)
+	if c.svc.Compiled(k) {
+		return nil
+	}
+	return c.discardMiss(k)
+}
+
+// execute hands the launch to the service. It copies bindings, so the
+// caller's variadic slice never escapes through the interface call: a
+// discarded launch then allocates nothing.
+func (c *Client) execute(k *Kernel, workgroups [3]uint32, bindings []Buffer) error {
+	bs := make([]Buffer, len(bindings))
+	copy(bs, bindings)
+	if err := c.svc.Launch(c.key.Stream, k, workgroups, bs...); err != nil {
+		return err
+	}
+	c.stats.executed.Add(1)
+	return nil
+}
+
+// discardMiss handles a discarded launch of a kernel not yet compiled: out of
+// line, so the cache-hit path stays short.
+func (c *Client) discardMiss(k *Kernel) error {
+	if c.reg.ProcessMode() == registry.ProcessCompileAndAutotune {
+		if err := c.svc.Compile(context.Background(), k); err != nil {
+			return err
+		}
+		c.stats.compiledNow.Add(1)
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.inQ[k]; !ok {
+		c.inQ[k] = struct{}{}
+		c.queued = append(c.queued, k)
+		c.stats.queued.Add(1)
+	}
+	return nil
+}
+
+// Queued returns how many kernels wait for the batch compile.
+func (c *Client) Queued() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.queued)
+}
+
+// CompileQueued compiles, in one batch, every kernel queued by discarded
+// launches, and empties the queue. A kernel that fails to compile leaves the
+// queue too (it would fail again); the error joins each failure. If ctx is
+// done before the batch starts, it returns ctx.Err() and leaves the queue
+// unchanged.
+func (c *Client) CompileQueued(ctx context.Context) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	batch := c.queued
+	c.queued = nil
+	clear(c.inQ)
+	c.mu.Unlock()
+	if len(batch) == 0 {
+		return nil
+	}
+	err := c.svc.Precompile(ctx, batch)
+	var compiled uint64
+	var back []*Kernel
+	for _, k := range batch {
+		switch {
+		case c.svc.Compiled(k):
+			compiled++
+		case ctx.Err() != nil:
+			back = append(back, k) // not tried: try again next time
+		}
+	}
+	c.stats.batchCompiled.Add(compiled)
+	if len(back) > 0 {
+		c.mu.Lock()
+		for _, k := range back {
+			if _, ok := c.inQ[k]; !ok {
+				c.inQ[k] = struct{}{}
+				c.queued = append(c.queued, k)
+			}
+		}
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// Measure sets this client's stream to Execute until the returned override is
+// released: what an autotune measurement opens, so its launches run however
+// the process mode discards.
+//
+// Only this client's stream follows it. A launch another client issues on
+// another stream — a candidate holding a client bound elsewhere — keeps its
+// own stream's mode, and under a process mode that discards is discarded: a
+// measurement launches through the client it switched. Every launch on this
+// client's stream follows it, whichever goroutine issues it; under [Single]
+// that is every client of the service, so a launch another goroutine issues
+// during a measurement executes too.
+//
+// Overrides nest and may be released in any order, from any goroutine.
+func (c *Client) Measure() *registry.Override {
+	return c.reg.Set(registry.Execute, c.key)
+}
+
+// Flush submits the launches recorded on this client's stream without
+// waiting for them.
+func (c *Client) Flush() error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	return c.svc.Flush(c.key.Stream)
+}
+
+// Sync compiles the queued kernels, then flushes the stream and waits until
+// its submitted work is done or ctx is done (then it returns ctx.Err()).
+func (c *Client) Sync(ctx context.Context) error {
+	if err := c.CompileQueued(ctx); err != nil {
+		return err
+	}
+	return c.svc.Sync(ctx, c.key.Stream)
+}
+
+// Close flushes the stream's recorded launches, drops the queued compiles
+// and makes every later call return [ErrClosed]. It does not wait for the
+// submitted work, and it leaves the service open. Closing twice returns
+// ErrClosed.
+func (c *Client) Close() error {
+	if !c.closed.CompareAndSwap(false, true) {
+		return ErrClosed
+	}
+	c.mu.Lock()
+	c.queued = nil
+	clear(c.inQ)
+	c.mu.Unlock()
+	return c.svc.Flush(c.key.Stream)
+}
+
+// Stats counts what a client's launches did.
+type Stats struct {
+	Executed      uint64 // launches the service recorded
+	Discarded     uint64 // launches dropped
+	CompiledNow   uint64 // dropped launches whose kernel compiled at once
+	Queued        uint64 // kernels queued for the batch compile
+	BatchCompiled uint64 // queued kernels the batch compile compiled
+}
+
+// Stats returns the client's counts. Each count is exact, but under
+// concurrent launches the counts need not be read at one instant.
+func (c *Client) Stats() Stats {
+	return Stats{
+		Executed:      c.stats.executed.Load(),
+		Discarded:     c.stats.discarded.Load(),
+		CompiledNow:   c.stats.compiledNow.Load(),
+		Queued:        c.stats.queued.Load(),
+		BatchCompiled: c.stats.batchCompiled.Load(),
+	}
+}
