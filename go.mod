@@ -2,9 +2,9 @@ module github.com/streamgate/streamgate
 
 go 1.26
 
-require github.com/stretchr/testify v1.12.1
-
 require (
-	go.uber.org/goleak v1.3.0 // indirect
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	github.com/stretchr/testify v1.12.1
+	go.uber.org/goleak v1.3.0
 )
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
