@@ -4,7 +4,7 @@ TOOLS     := $(CURDIR)/.tools/bin
 FUZZTIME  ?= 60s
 BENCHTIME ?= 1s
 # Packages that must build without cgo.
-PURE      := ./lockfree ./registry ./client ./internal/...
+PURE      := ./lockfree ./registry ./client ./tune ./internal/...
 
 # Tests never skip for want of a GPU adapter here: lavapipe is installed.
 export STREAMGATE_REQUIRE_ADAPTER ?= 1

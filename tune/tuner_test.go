@@ -1,0 +1,303 @@
+package tune_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/internal/fake"
+	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/tune"
+)
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv("STREAMGATE_TUNE_CHILD"); path != "" {
+		os.Exit(child(path))
+	}
+	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("database/sql.(*DB).connectionOpener"))
+}
+
+var kernel = client.NewKernel("k", "@compute @workgroup_size(1) fn main() {}", "main")
+
+// sleeper is a candidate that launches once and costs d of wall time.
+func sleeper(name string, d time.Duration, runs *atomic.Int64) tune.Candidate {
+	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client) error {
+		if runs != nil {
+			runs.Add(1)
+		}
+		time.Sleep(d)
+		return c.Launch(kernel, [3]uint32{1, 1, 1})
+	}}
+}
+
+func failing(name string, err error) tune.Candidate {
+	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client) error { return err }}
+}
+
+// setup returns a client on a fake service under ProcessCompileAndAutotune:
+// everything discards except what a measurement opens.
+func setup(t *testing.T) (*fake.Service, *client.Client) {
+	t.Helper()
+	r := registry.New()
+	r.SetProcessMode(registry.ProcessCompileAndAutotune)
+	svc := fake.New()
+	return svc, client.New(svc, client.WithRegistry(r))
+}
+
+func TestCheapestWins(t *testing.T) {
+	_, c := setup(t)
+	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	assert.Equal(t, tune.TimingWall, tu.Timing())
+	cands := []tune.Candidate{sleeper("slow", 15*time.Millisecond, nil), sleeper("fast", 0, nil), sleeper("mid", 4*time.Millisecond, nil)}
+	got, res, err := tu.Pick(context.Background(), "op/small", cands)
+	require.NoError(t, err)
+	assert.Equal(t, "fast", got.Name)
+	assert.Equal(t, "fast", res.Winner)
+	assert.False(t, res.Cached)
+	t.Log("\n" + res.Table())
+	require.Len(t, res.Rows, 3)
+	for _, row := range res.Rows {
+		assert.GreaterOrEqual(t, len(row.Samples), 1, row.Name)
+		assert.LessOrEqual(t, len(row.Samples), tune.MaxSamples, row.Name)
+		if row.Status != "pruned" {
+			assert.GreaterOrEqual(t, len(row.Samples), tune.MinSamples, row.Name)
+		}
+	}
+	assert.Equal(t, "pruned", res.Rows[2].Status, "10x slower than the leader: pruned")
+	assert.Equal(t, []string{"fast", "mid", "slow"}, res.Ranking())
+	assert.Equal(t, uint64(0), c.Stats().Discarded, "measurements execute under the process's discard")
+	assert.NotZero(t, c.Stats().Executed)
+}
+
+func TestBrokenCandidateSkipped(t *testing.T) {
+	_, c := setup(t)
+	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	broken := errors.New("invalid WGSL")
+	cands := []tune.Candidate{failing("broken", broken), sleeper("ok", time.Millisecond, nil)}
+	got, res, err := tu.Pick(context.Background(), "k", cands)
+	require.NoError(t, err)
+	assert.Equal(t, "ok", got.Name)
+	last := res.Rows[len(res.Rows)-1]
+	assert.Equal(t, "broken", last.Name)
+	assert.Equal(t, "failed", last.Status)
+	assert.ErrorIs(t, last.Err, broken)
+	assert.Contains(t, res.Table(), "failed: invalid WGSL")
+}
+
+func TestAllFail(t *testing.T) {
+	_, c := setup(t)
+	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	_, _, err := tu.Pick(context.Background(), "k", []tune.Candidate{failing("a", errors.New("bad a")), failing("b", errors.New("bad b"))})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "a: bad a")
+	assert.Contains(t, err.Error(), "b: bad b")
+}
+
+func TestBadCandidates(t *testing.T) {
+	_, c := setup(t)
+	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	_, _, err := tu.Pick(context.Background(), "k", nil)
+	assert.ErrorContains(t, err, "no candidates")
+	_, _, err = tu.Pick(context.Background(), "k", []tune.Candidate{sleeper("a", 0, nil), sleeper("a", 0, nil)})
+	assert.ErrorContains(t, err, `two candidates named "a"`)
+	_, _, err = tu.Pick(context.Background(), "k", []tune.Candidate{{Name: "x"}})
+	assert.ErrorContains(t, err, "no name or no Run")
+}
+
+func TestCacheHitLaunchesNothing(t *testing.T) {
+	cache, warn := tune.OpenCache(filepath.Join(t.TempDir(), "tune.db"))
+	require.NoError(t, warn)
+	defer cache.Close()
+	cands := []tune.Candidate{sleeper("slow", 3*time.Millisecond, nil), sleeper("fast", 300*time.Microsecond, nil)}
+
+	_, c1 := setup(t)
+	_, res, err := tune.New(c1, tune.WithDevice("dev"), tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k", cands)
+	require.NoError(t, err)
+	assert.False(t, res.Cached)
+
+	_, c2 := setup(t)
+	tu := tune.New(c2, tune.WithDevice("dev"), tune.WithCache(cache), tune.WithProgress(nil))
+	got, res, err := tu.Pick(context.Background(), "k", cands)
+	require.NoError(t, err)
+	assert.True(t, res.Cached)
+	assert.Equal(t, "fast", got.Name)
+	assert.Equal(t, client.Stats{}, c2.Stats(), "a cache hit performs zero launches")
+	assert.Contains(t, res.Table(), "cache hit")
+
+	// Another device, or other candidates, re-tune.
+	_, c3 := setup(t)
+	_, res, err = tune.New(c3, tune.WithDevice("other"), tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k", cands)
+	require.NoError(t, err)
+	assert.False(t, res.Cached, "another adapter identity is another key")
+	_, res, err = tu.Pick(context.Background(), "k", append(cands, sleeper("new", time.Millisecond, nil)))
+	require.NoError(t, err)
+	assert.False(t, res.Cached, "other candidate names are another key")
+}
+
+func TestConcurrentSameKeyMeasuresOnce(t *testing.T) {
+	_, c := setup(t)
+	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	var runs atomic.Int64
+	cands := []tune.Candidate{sleeper("a", 0, &runs), sleeper("b", 4*time.Millisecond, &runs)}
+	var wg sync.WaitGroup
+	names := make([]string, 6)
+	for i := range names {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, _, err := tu.Pick(context.Background(), "k", cands)
+			assert.NoError(t, err)
+			names[i] = got.Name
+		}()
+	}
+	wg.Wait()
+	for _, n := range names {
+		assert.Equal(t, "a", n)
+	}
+	measured := runs.Load()
+	assert.LessOrEqual(t, measured, int64(2*(tune.MaxSamples+2)), "one tune's worth of runs")
+	_, _, err := tu.Pick(context.Background(), "k", cands)
+	require.NoError(t, err)
+	assert.Equal(t, measured, runs.Load(), "decided: no more runs")
+}
+
+func TestFallbackWhenWinnerFails(t *testing.T) {
+	_, c := setup(t)
+	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	var breakFast atomic.Bool
+	fast := tune.Candidate{Name: "fast", Run: func(ctx context.Context, c *client.Client) error {
+		if breakFast.Load() {
+			return errors.New("device lost")
+		}
+		return c.Launch(kernel, [3]uint32{1, 1, 1})
+	}}
+	cands := []tune.Candidate{sleeper("slow", 2*time.Millisecond, nil), fast}
+	name, err := tu.Run(context.Background(), "k", cands)
+	require.NoError(t, err)
+	assert.Equal(t, "fast", name)
+	breakFast.Store(true)
+	name, err = tu.Run(context.Background(), "k", cands)
+	require.NoError(t, err)
+	assert.Equal(t, "slow", name, "falls back to the next best")
+	got, res, err := tu.Pick(context.Background(), "k", cands)
+	require.NoError(t, err)
+	assert.Equal(t, "slow", got.Name)
+	assert.False(t, res.Cached, "re-tuned without the failed winner")
+	assert.Equal(t, []string{"slow"}, res.Ranking())
+}
+
+func TestCanceled(t *testing.T) {
+	_, c := setup(t)
+	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, err := tu.Pick(ctx, "k", []tune.Candidate{sleeper("a", 0, nil), sleeper("b", 0, nil)})
+	assert.ErrorIs(t, err, context.Canceled)
+}
+
+func TestCorruptCacheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tune.db")
+	require.NoError(t, os.WriteFile(path, []byte("this is not a database, just 48 bytes of junk..."), 0o644))
+	cache, warn := tune.OpenCache(path)
+	require.Error(t, warn)
+	assert.Contains(t, warn.Error(), "unusable")
+	defer cache.Close()
+	_, c := setup(t)
+	got, _, err := tune.New(c, tune.WithCache(cache), tune.WithDevice("d"), tune.WithProgress(nil)).Pick(context.Background(), "k",
+		[]tune.Candidate{sleeper("a", 0, nil), sleeper("b", time.Millisecond, nil)})
+	require.NoError(t, err, "the tune still works on the in-memory cache")
+	assert.Equal(t, "a", got.Name)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, "this is not a database, just 48 bytes of junk...", string(b), "the file is left alone")
+}
+
+func TestUnwritableCacheDir(t *testing.T) {
+	// A directory that cannot be created: its parent is a file. (chmod
+	// would not stop root, which CI runs as.)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "file"), nil, 0o644))
+	cache, warn := tune.OpenCache(filepath.Join(dir, "file", "sub", "tune.db"))
+	require.Error(t, warn)
+	require.NoError(t, cache.Store("k", tune.Entry{Ranking: []string{"a"}}))
+	e, ok := cache.Load("k")
+	assert.True(t, ok)
+	assert.Equal(t, []string{"a"}, e.Ranking)
+	if os.Geteuid() != 0 {
+		ro := filepath.Join(dir, "ro")
+		require.NoError(t, os.Mkdir(ro, 0o500))
+		_, warn := tune.OpenCache(filepath.Join(ro, "tune.db"))
+		assert.Error(t, warn, "read-only directory")
+	}
+}
+
+// TestCrossProcessCache runs two real processes on one cache file: the
+// first measures, the second finds the winner and launches nothing.
+func TestCrossProcessCache(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache", "tune.db")
+	run := func() childReport {
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), "STREAMGATE_TUNE_CHILD="+path)
+		out, err := cmd.Output()
+		require.NoError(t, err, "child: %s", out)
+		var rep childReport
+		require.NoError(t, json.Unmarshal(out, &rep), "child said %q", out)
+		return rep
+	}
+	first := run()
+	second := run()
+	assert.False(t, first.Cached)
+	assert.NotZero(t, first.Executed)
+	assert.True(t, second.Cached, "the second process finds the winner")
+	assert.Zero(t, second.Executed, "and measures nothing")
+	assert.Equal(t, first.Winner, second.Winner)
+	assert.Equal(t, "fast", second.Winner)
+}
+
+type childReport struct {
+	Winner   string
+	Cached   bool
+	Executed uint64
+}
+
+func child(path string) int {
+	cache, warn := tune.OpenCache(path)
+	if warn != nil {
+		fmt.Fprintln(os.Stderr, warn)
+		return 2
+	}
+	defer cache.Close()
+	r := registry.New()
+	r.SetProcessMode(registry.ProcessCompileAndAutotune)
+	c := client.New(fake.New(), client.WithRegistry(r))
+	_, res, err := tune.New(c, tune.WithCache(cache), tune.WithDevice("child"), tune.WithProgress(nil)).Pick(context.Background(), "k",
+		[]tune.Candidate{sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 200*time.Microsecond, nil)})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	_ = json.NewEncoder(os.Stdout).Encode(childReport{Winner: res.Winner, Cached: res.Cached, Executed: c.Stats().Executed})
+	return 0
+}
+
+func TestScore(t *testing.T) {
+	ms := time.Millisecond
+	steady := tune.Score([]time.Duration{10 * ms, 10 * ms, 10 * ms})
+	assert.Equal(t, 10*ms, steady)
+	noisy := tune.Score([]time.Duration{9 * ms, 20 * ms, 30 * ms, 11 * ms})
+	assert.Greater(t, noisy, steady, "a lower minimum does not win with a wide spread")
+	assert.Zero(t, tune.Score(nil))
+}
