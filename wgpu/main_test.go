@@ -5,11 +5,16 @@ import (
 	"os"
 	"testing"
 
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
 func TestMain(m *testing.M) {
+	// wgpu-native warns about every backend it probes and cannot use (e.g.
+	// "No config found!" for EGL); keep test output to errors.
+	gowgpu.SetLogLevel(gowgpu.LogLevel_Error)
 	// lavapipe complains on stderr when XDG_RUNTIME_DIR is unset.
 	if os.Getenv("XDG_RUNTIME_DIR") == "" {
 		dir, err := os.MkdirTemp("", "streamgate-xdg")
