@@ -260,7 +260,7 @@ func (d *Device) startRead(op string, src *gowgpu.Buffer, size uint64) (statusWo
 	d.scopeMu.Unlock()
 	if failed {
 		staging.Release()
-		d.mu.Lock()
+		d.mu.Lock() // d.life is read-locked: Close cannot have run
 		d.abandoned = append(d.abandoned, st)
 		d.mu.Unlock()
 		return statusWord{}, nil, &Error{Op: op, Type: typ, Message: msg}

@@ -65,6 +65,7 @@ type Device struct {
 	queue   *gowgpu.Queue    // written once; released by Close
 
 	closed atomic.Bool // set once, first thing in Close
+	torn   atomic.Bool // set once, under life's write lock, when Close released the device
 
 	// life is read-locked by every call that touches wgpu objects and
 	// write-locked by Close and Buffer.Release, so that neither frees an
@@ -193,8 +194,15 @@ func (d *Device) scoped(op string, f func() error) error {
 	return nativeError(op, err)
 }
 
-// abandon hands st (whose callback may still run) to Close to free.
+// abandon hands st (whose callback may still run) to Close to free, or
+// frees it when Close has already released the device.
 func (d *Device) abandon(st statusWord) {
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.torn.Load() {
+		st.free()
+		return
+	}
 	d.mu.Lock()
 	d.abandoned = append(d.abandoned, st)
 	d.mu.Unlock()
@@ -257,6 +265,7 @@ func (d *Device) Close() error {
 	}
 	d.abandoned = nil
 	d.mu.Unlock()
+	d.torn.Store(true)
 	return nil
 }
 

@@ -66,8 +66,10 @@ func (d *Device) stream(id registry.StreamID) *stream {
 //
 // Launch checks before recording anything: the workgroup counts against
 // maxComputeWorkgroupsPerDimension, the number of buffers against the
-// kernel's bindings, and that each buffer is a live [*Buffer] of this
-// device; bind group creation then checks usages and sizes. Validation the
+// kernel's bindings, that each buffer is a live [*Buffer] of this device,
+// and that no buffer is bound twice where one binding is read_write (a
+// usage conflict); bind group creation then checks usages and the sizes
+// [ParseBindings] derives. Validation the
 // driver can only do when the pass ends is reported by the call that
 // submits it (a Launch reaching the threshold, Flush, Sync, Read or Write);
 // that batch is dropped and the stream stays usable.
@@ -95,6 +97,14 @@ func (d *Device) Launch(id registry.StreamID, k *client.Kernel, workgroups [3]ui
 		}
 		bufs[i] = b
 		key.ids[i] = b.id
+	}
+	for i := 0; i < key.n; i++ {
+		for j := i + 1; j < key.n; j++ {
+			if bufs[i] == bufs[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
+				return newError(op, ErrorTypeInvalidArgument, "%s: bindings %d (%s) and %d (%s) alias one buffer, and one is read_write",
+					p.name, i, p.bindings[i].Name, j, p.bindings[j].Name)
+			}
+		}
 	}
 	if err := d.acquire(op); err != nil {
 		return err
