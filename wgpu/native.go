@@ -1,3 +1,5 @@
+//go:build cgo
+
 package wgpu
 
 // This file holds the package's own cgo: the few wgpu-native calls that
