@@ -25,27 +25,11 @@ const launchesPerOp = 10000
 // (impl=raw-one-pass, the floor of the binding). Each op ends when the GPU
 // has run all launches.
 func BenchmarkDispatch(b *testing.B) {
-	b.Run("impl=streamgate", func(b *testing.B) {
-		d := openTestDevice(b)
-		ctx := context.Background()
-		x := mustBuffer(b, d, 256)
-		if err := d.Compile(ctx, incKernel); err != nil {
-			b.Fatal(err)
-		}
-		b.ReportAllocs()
-		b.ResetTimer()
-		for i := 0; i < b.N; i++ {
-			for j := 0; j < launchesPerOp; j++ {
-				if err := d.Launch(1, incKernel, [3]uint32{1, 1, 1}, x); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := d.Sync(ctx, 1); err != nil {
-				b.Fatal(err)
-			}
-		}
-		reportDispatches(b)
-	})
+	for _, batch := range benchBatches {
+		b.Run(fmt.Sprintf("impl=streamgate/batch=%d", batch), func(b *testing.B) {
+			benchStreamgate(b, wgpu.Options{MaxBatch: batch})
+		})
+	}
 	b.Run("impl=raw-submit-each", func(b *testing.B) {
 		r := newRawDevice(b)
 		b.ReportAllocs()
@@ -106,6 +90,30 @@ func BenchmarkDispatch(b *testing.B) {
 		}
 		reportDispatches(b)
 	})
+}
+
+var benchBatches = []int{wgpu.DefaultMaxBatch, 1024, 4096}
+
+func benchStreamgate(b *testing.B, opts wgpu.Options) {
+	d := openTestDevice(b, opts)
+	ctx := context.Background()
+	x := mustBuffer(b, d, 256)
+	if err := d.Compile(ctx, incKernel); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < launchesPerOp; j++ {
+			if err := d.Launch(1, incKernel, [3]uint32{1, 1, 1}, x); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := d.Sync(ctx, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportDispatches(b)
 }
 
 func reportDispatches(b *testing.B) {
@@ -225,5 +233,3 @@ func BenchmarkCompile(b *testing.B) {
 		}
 	})
 }
-
-var _ = wgpu.DefaultMaxBatch
