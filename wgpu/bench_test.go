@@ -92,7 +92,7 @@ func BenchmarkDispatch(b *testing.B) {
 	})
 }
 
-var benchBatches = []int{wgpu.DefaultMaxBatch, 1024, 4096}
+var benchBatches = []int{256, 1024, 4096} // 1024 is DefaultMaxBatch
 
 func benchStreamgate(b *testing.B, opts wgpu.Options) {
 	d := openTestDevice(b, opts)

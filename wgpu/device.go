@@ -16,7 +16,7 @@ import (
 
 // DefaultMaxBatch is the number of dispatches a stream records before it
 // submits them, when [Options].MaxBatch is 0.
-const DefaultMaxBatch = 256
+const DefaultMaxBatch = 1024
 
 // Options select the adapter [Open] uses and tune the device. The zero value
 // asks for any adapter with default settings.
