@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/puzpuzpuz/xsync/v3 v3.5.1
+	github.com/rajveermalviya/go-webgpu/wgpu v0.17.1
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0

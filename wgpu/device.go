@@ -1,0 +1,302 @@
+//go:build cgo
+
+package wgpu
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"github.com/puzpuzpuz/xsync/v3"
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/registry"
+)
+
+// DefaultMaxBatch is the number of dispatches a stream records before it
+// submits them, when [Options].MaxBatch is 0.
+const DefaultMaxBatch = 1024
+
+// Options select the adapter [Open] uses and tune the device. The zero value
+// asks for any adapter with default settings.
+type Options struct {
+	// PowerPreference picks among several adapters.
+	PowerPreference PowerPreference
+	// ForceFallbackAdapter asks for the software (CPU) adapter.
+	ForceFallbackAdapter bool
+	// Backend restricts the graphics API; BackendAny tries the primary ones
+	// (Vulkan, Metal, D3D12).
+	Backend Backend
+	// MaxBatch is how many dispatches a stream records before it submits
+	// them on its own; 0 means DefaultMaxBatch.
+	MaxBatch int
+	// DisableTimestamps leaves the timestamp-query feature off even when
+	// the adapter has it (then [Device.HasTimestamps] is false).
+	DisableTimestamps bool
+	// TimestampPeriod is the length of one timestamp tick in nanoseconds;
+	// 0 means 1. wgpu-native 0.17 does not report the queue's period; it is
+	// 1 on lavapipe and on most desktop Vulkan drivers.
+	TimestampPeriod float64
+}
+
+// serviceIDs hands out process-unique service ids, starting at 1.
+var serviceIDs atomic.Uint64
+
+// Device is one WebGPU device and its queue, reached through logical
+// streams; it implements client.Service.
+//
+// A Device is safe for concurrent use by multiple goroutines. Launches of
+// one stream must come from one goroutine at a time (client.Service's
+// contract); different streams are used concurrently. [Device.Compiled]
+// never blocks and never allocates. [Device.Close] waits for calls in
+// progress; [Buffer.Release] briefly excludes every other call on the
+// device. The zero value is not usable; use [Open]. A Device must not be
+// copied.
+type Device struct {
+	id       registry.ServiceID // written once
+	opts     Options            // written once
+	info     AdapterInfo        // written once
+	limits   Limits             // written once
+	hasTS    bool               // written once: the timestamp feature is on
+	maxBatch int                // written once
+
+	inst    *gowgpu.Instance // written once; released by Close
+	adapter *gowgpu.Adapter  // written once; released by Close
+	dev     *gowgpu.Device   // written once; released by Close
+	queue   *gowgpu.Queue    // written once; released by Close
+
+	closed atomic.Bool // set once, first thing in Close
+	torn   atomic.Bool // set once, under life's write lock, when Close released the device
+
+	// life is read-locked by every call that touches wgpu objects and
+	// write-locked by Close and Buffer.Release, so that neither frees an
+	// object another call is using.
+	life sync.RWMutex
+
+	// scopeMu serializes the calls that push and pop an error scope:
+	// wgpu-native's scopes are per device, not per thread, so two
+	// concurrent scoped calls could pop each other's errors.
+	scopeMu sync.Mutex
+
+	pipelines *xsync.MapOf[[32]byte, *pipeline]        // lock-free; entries immutable once done
+	streams   *xsync.MapOf[registry.StreamID, *stream] // lock-free
+
+	bgMu       sync.Mutex           // guards bindGroups and Buffer.bindGroups
+	bindGroups map[bgKey]*bindGroup // guarded by bgMu
+	mu         sync.Mutex           // guards buffers and abandoned
+	buffers    map[*Buffer]struct{} // guarded by mu: live buffers
+	abandoned  []statusWord         // guarded by mu: freed by Close
+	closeHook  func(*Device)        // written once (tests): runs in Close before the device is released
+	compiles   atomic.Int64         // pipelines built (tests read it)
+}
+
+var _ client.Service = (*Device)(nil)
+
+// Open creates a device on the adapter that best fits opts. It requests the
+// adapter's limits and, unless disabled, the timestamp-query feature when
+// the adapter has it. When no adapter fits it returns an error matching
+// [ErrNoAdapter].
+func Open(opts Options) (*Device, error) {
+	instBackends, backendType := opts.Backend.native()
+	inst := gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: instBackends})
+	adapter, err := inst.RequestAdapter(&gowgpu.RequestAdapterOptions{
+		PowerPreference:      opts.PowerPreference.native(),
+		ForceFallbackAdapter: opts.ForceFallbackAdapter,
+		BackendType:          backendType,
+	})
+	if err != nil || adapter == nil {
+		inst.Release()
+		return nil, &Error{Op: "Open", Type: ErrorTypeNoAdapter,
+			Message: "no adapter matches backend " + opts.Backend.String() + " (" + errString(err) + ")"}
+	}
+	info := adapterInfo(adapter)
+	var features []gowgpu.FeatureName
+	hasTS := info.Timestamps && !opts.DisableTimestamps
+	if hasTS {
+		features = append(features, gowgpu.FeatureName_TimestampQuery)
+	}
+	limits := adapter.GetLimits().Limits
+	dev, err := adapter.RequestDevice(&gowgpu.DeviceDescriptor{
+		Label:            "streamgate",
+		RequiredFeatures: features,
+		RequiredLimits:   &gowgpu.RequiredLimits{Limits: limits},
+	})
+	if err != nil {
+		adapter.Release()
+		inst.Release()
+		return nil, &Error{Op: "Open", Type: ErrorTypeInternal, Message: "request device: " + err.Error()}
+	}
+	setUncapturedErrorCallback(dev)
+	d := &Device{
+		id:         registry.ServiceID(serviceIDs.Add(1)),
+		opts:       opts,
+		info:       info,
+		limits:     limitsOf(dev.GetLimits().Limits),
+		hasTS:      hasTS && dev.HasFeature(gowgpu.FeatureName_TimestampQuery),
+		maxBatch:   opts.MaxBatch,
+		inst:       inst,
+		adapter:    adapter,
+		dev:        dev,
+		queue:      dev.GetQueue(),
+		pipelines:  xsync.NewMapOf[[32]byte, *pipeline](),
+		streams:    xsync.NewMapOf[registry.StreamID, *stream](),
+		bindGroups: map[bgKey]*bindGroup{},
+		buffers:    map[*Buffer]struct{}{},
+	}
+	d.info.Timestamps = d.hasTS
+	if d.maxBatch <= 0 {
+		d.maxBatch = DefaultMaxBatch
+	}
+	return d, nil
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "no adapter returned"
+	}
+	return err.Error()
+}
+
+// ServiceID returns the device's process-unique id (the first device opened
+// gets 1).
+func (d *Device) ServiceID() registry.ServiceID { return d.id }
+
+// Info describes the device's adapter. Timestamps reports whether the
+// device (not only the adapter) has timestamp queries on.
+func (d *Device) Info() AdapterInfo { return d.info }
+
+// Limits returns the device's limits.
+func (d *Device) Limits() Limits { return d.limits }
+
+// HasTimestamps reports whether [Device.TimeStream] can measure on this
+// device.
+func (d *Device) HasTimestamps() bool { return d.hasTS }
+
+// acquire read-locks the device for op, or returns its ErrClosed error.
+// The caller must call d.life.RUnlock when acquire returns nil.
+func (d *Device) acquire(op string) error {
+	if d.closed.Load() {
+		return closedError(op)
+	}
+	d.life.RLock()
+	if d.closed.Load() {
+		d.life.RUnlock()
+		return closedError(op)
+	}
+	return nil
+}
+
+// scoped runs f, a go-webgpu call that pushes and pops an error scope, with
+// the device's scope mutex held, and converts its error.
+func (d *Device) scoped(op string, f func() error) error {
+	d.scopeMu.Lock()
+	err := f()
+	d.scopeMu.Unlock()
+	return nativeError(op, err)
+}
+
+// abandon hands st (whose callback may still run) to Close to free, or
+// frees it when Close has already released the device.
+func (d *Device) abandon(st statusWord) {
+	d.life.RLock()
+	defer d.life.RUnlock()
+	if d.torn.Load() {
+		st.free()
+		return
+	}
+	d.mu.Lock()
+	d.abandoned = append(d.abandoned, st)
+	d.mu.Unlock()
+}
+
+// Close discards every stream's unsubmitted launches, waits for submitted
+// work, and releases every wgpu object of the device: pipelines, layouts,
+// bind groups, buffers, the queue, the device, the adapter and the
+// instance. It waits for calls in progress; every later call on the device
+// or its buffers returns an error matching [ErrClosed]. Closing twice is
+// harmless (the second call returns nil).
+func (d *Device) Close() error {
+	if d.closed.Swap(true) {
+		return nil
+	}
+	d.life.Lock()
+	defer d.life.Unlock()
+	d.streams.Range(func(_ registry.StreamID, s *stream) bool {
+		s.mu.Lock()
+		s.discardLocked()
+		s.mu.Unlock()
+		return true
+	})
+	d.dev.Poll(true, nil)
+	d.bgMu.Lock()
+	for k, bg := range d.bindGroups {
+		bg.bg.Release()
+		delete(d.bindGroups, k)
+	}
+	d.bgMu.Unlock()
+	d.pipelines.Range(func(k [32]byte, p *pipeline) bool {
+		// A compile holds life while it builds, so each entry is either
+		// done or has not started (and will fail with ErrClosed).
+		select {
+		case <-p.done:
+			p.release()
+		default:
+		}
+		return true
+	})
+	d.pipelines.Clear()
+	d.mu.Lock()
+	for b := range d.buffers {
+		b.released.Store(true)
+		b.buf.Release()
+		delete(d.buffers, b)
+	}
+	d.mu.Unlock()
+	d.dev.Poll(true, nil)
+	if d.closeHook != nil {
+		d.closeHook(d)
+	}
+	d.queue.Release()
+	d.dev.Release()
+	d.adapter.Release()
+	d.inst.Release()
+	d.mu.Lock()
+	for _, st := range d.abandoned {
+		st.free()
+	}
+	d.abandoned = nil
+	d.mu.Unlock()
+	d.torn.Store(true)
+	return nil
+}
+
+// waitStatus polls the device until st is set or ctx is done. It must be
+// called without d.life held; it read-locks it around each poll.
+func (d *Device) waitStatus(ctx context.Context, op string, st statusWord) error {
+	backoff := 0
+	for {
+		if st.load() != 0 {
+			return nil
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := d.acquire(op); err != nil {
+			return err
+		}
+		if ctx.Done() == nil && backoff > 2 {
+			// Nothing to cancel us: let the driver block until the
+			// queue drains instead of spinning.
+			d.dev.Poll(true, nil)
+		} else {
+			d.dev.Poll(false, nil)
+		}
+		d.life.RUnlock()
+		if st.load() != 0 {
+			return nil
+		}
+		pause(backoff)
+		backoff++
+	}
+}

@@ -1,0 +1,130 @@
+//go:build cgo
+
+package wgpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrorType classifies an [Error].
+type ErrorType uint8
+
+const (
+	// ErrorTypeValidation: WebGPU validation rejected the call; the message
+	// is the driver's.
+	ErrorTypeValidation ErrorType = iota + 1
+	// ErrorTypeOutOfMemory: the driver ran out of memory.
+	ErrorTypeOutOfMemory
+	// ErrorTypeInternal: an internal driver error.
+	ErrorTypeInternal
+	// ErrorTypeLimit: the request exceeds one of the device's limits; it was
+	// rejected before reaching the driver.
+	ErrorTypeLimit
+	// ErrorTypeInvalidArgument: the call is malformed (a foreign or released
+	// buffer, a wrong number of bindings, an unsupported WGSL declaration);
+	// it was rejected before reaching the driver.
+	ErrorTypeInvalidArgument
+	// ErrorTypeUnsupported: the device lacks a feature the call needs.
+	ErrorTypeUnsupported
+	// ErrorTypeNoAdapter: no adapter matches the options. Match it with
+	// errors.Is(err, [ErrNoAdapter]).
+	ErrorTypeNoAdapter
+	// ErrorTypeClosed: the device is closed. Match it with
+	// errors.Is(err, [ErrClosed]).
+	ErrorTypeClosed
+)
+
+var errorTypeNames = [...]string{
+	ErrorTypeValidation:      "Validation",
+	ErrorTypeOutOfMemory:     "OutOfMemory",
+	ErrorTypeInternal:        "Internal",
+	ErrorTypeLimit:           "Limit",
+	ErrorTypeInvalidArgument: "InvalidArgument",
+	ErrorTypeUnsupported:     "Unsupported",
+	ErrorTypeNoAdapter:       "NoAdapter",
+	ErrorTypeClosed:          "Closed",
+}
+
+// String returns the type's name.
+func (t ErrorType) String() string {
+	if int(t) < len(errorTypeNames) && errorTypeNames[t] != "" {
+		return errorTypeNames[t]
+	}
+	return fmt.Sprintf("ErrorType(%d)", uint8(t))
+}
+
+// Error is the one error type of this package. Op names the operation
+// ("Compile", "Launch", "NewBuffer", ...), Type classifies the failure and
+// Message keeps the driver's text where the driver produced it. Match it with
+// errors.As; match the sentinels [ErrClosed] and [ErrNoAdapter] with
+// errors.Is, which compares Type only.
+//
+// An Error is immutable once returned and safe to share.
+type Error struct {
+	Op      string
+	Type    ErrorType
+	Message string
+
+	sentinel bool // written once: set on ErrClosed and ErrNoAdapter only
+}
+
+var (
+	// ErrClosed is returned (wrapped in an [*Error] naming the operation)
+	// by every call on a closed [Device] or on a buffer of one.
+	ErrClosed = &Error{Type: ErrorTypeClosed, Message: "device is closed", sentinel: true}
+	// ErrNoAdapter is matched by the error [Open] returns when no adapter
+	// fits the options.
+	ErrNoAdapter = &Error{Type: ErrorTypeNoAdapter, Message: "no adapter", sentinel: true}
+)
+
+// Error formats the error as "wgpu: Op: Type: Message".
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("wgpu: ")
+	if e.Op != "" {
+		b.WriteString(e.Op)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Type.String())
+	if e.Message != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	return b.String()
+}
+
+// Is reports whether target is one of the sentinels ([ErrClosed],
+// [ErrNoAdapter]) of e's Type.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.sentinel && t.Type == e.Type
+}
+
+func newError(op string, typ ErrorType, format string, args ...any) *Error {
+	return &Error{Op: op, Type: typ, Message: fmt.Sprintf(format, args...)}
+}
+
+func closedError(op string) *Error {
+	return &Error{Op: op, Type: ErrorTypeClosed, Message: ErrClosed.Message}
+}
+
+// nativeError converts an error from go-webgpu (which reports a popped
+// validation scope as "wgpu.(*T).Method(): message") into an *Error keeping
+// the driver's message.
+func nativeError(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	msg := err.Error()
+	if i := strings.Index(msg, "(): "); i >= 0 && strings.HasPrefix(msg, "wgpu.") {
+		msg = msg[i+len("(): "):]
+	}
+	return &Error{Op: op, Type: ErrorTypeValidation, Message: msg}
+}

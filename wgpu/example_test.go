@@ -1,0 +1,44 @@
+//go:build cgo
+
+package wgpu_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+// Example adds two vectors on the first adapter. (No Output: CPU-only CI
+// does not run GPU examples.)
+func Example() {
+	d, err := wgpu.Open(wgpu.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer d.Close()
+	ctx := context.Background()
+	k := client.NewKernel("add", `
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+	if (id.x < arrayLength(&c)) { c[id.x] = a[id.x] + b[id.x]; }
+}`, "main")
+	a, _ := d.NewBuffer(16, 0)
+	b, _ := d.NewBuffer(16, 0)
+	c, _ := d.NewBuffer(16, 0)
+	a.WriteFloat32([]float32{1, 2, 3, 4})
+	b.WriteFloat32([]float32{10, 20, 30, 40})
+	if err := d.Launch(1, k, [3]uint32{1, 1, 1}, a, b, c); err != nil {
+		log.Fatal(err)
+	}
+	sum, err := c.ReadFloat32(ctx) // submits stream 1's pending launches
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(sum)
+}

@@ -1,0 +1,40 @@
+//go:build cgo
+
+package wgpu
+
+import "github.com/streamgate/streamgate/registry"
+
+// Test hooks.
+
+// HubReport is wgpu-native's count of live objects, for the leak test.
+type HubReport = hubReport
+
+// CloseWithReport closes d and returns wgpu-native's object report taken
+// after every object but the device itself was released.
+func CloseWithReport(d *Device) (HubReport, error) {
+	var r hubReport
+	d.closeHook = func(d *Device) { r = generateReport(d.inst, d.info.Backend) }
+	err := d.Close()
+	return r, err
+}
+
+// Report returns wgpu-native's object report for d's instance now.
+func Report(d *Device) HubReport { return generateReport(d.inst, d.info.Backend) }
+
+// Compiles returns how many pipeline builds d started.
+func Compiles(d *Device) int64 { return d.compiles.Load() }
+
+// UncapturedErrors returns how many WebGPU errors escaped every error scope.
+func UncapturedErrors() uint64 { return uncapturedErrors() }
+
+// Pending returns how many dispatches stream id has recorded and not yet
+// submitted.
+func Pending(d *Device, id uint64) int {
+	s, ok := d.streams.Load(registry.StreamID(id))
+	if !ok {
+		return 0
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dispatches
+}

@@ -1,0 +1,214 @@
+//go:build cgo
+
+package wgpu
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync/atomic"
+	"time"
+
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+
+	"github.com/streamgate/streamgate/client"
+)
+
+// pipeline is one kernel compiled on one device: the compute pipeline and
+// the explicit layouts it was built with (implicit "auto" layouts leak one
+// bind group layout per pipeline in wgpu-native 0.17).
+type pipeline struct {
+	done chan struct{} // closed when the compile finished, either way
+	ok   atomic.Bool   // set when the compile succeeded, before done closes
+	err  error         // written once, before done closes
+
+	name     string    // written once: the kernel's String()
+	bindings []Binding // written once, before done closes
+	bgl      *gowgpu.BindGroupLayout
+	layout   *gowgpu.PipelineLayout
+	pipe     *gowgpu.ComputePipeline
+}
+
+func (p *pipeline) release() {
+	if p.pipe != nil {
+		p.pipe.Release()
+		p.pipe = nil
+	}
+	if p.layout != nil {
+		p.layout.Release()
+		p.layout = nil
+	}
+	if p.bgl != nil {
+		p.bgl.Release()
+		p.bgl = nil
+	}
+}
+
+// Compile compiles k now, or returns at once when it is already compiled.
+// Concurrent calls for the same kernel (by [client.Kernel.Key]) compile it
+// once; the others wait for that compile or for ctx. A failed compile is not
+// cached: the error goes to the callers that waited for it, and a later call
+// compiles again. Errors are [*Error]s with the driver's message (naga's
+// diagnostic for invalid WGSL), or ctx.Err().
+func (d *Device) Compile(ctx context.Context, k *client.Kernel) error {
+	_, err := d.pipelineFor(ctx, k)
+	return err
+}
+
+// Compiled reports whether k is compiled on this device. It never blocks on
+// a compile in progress and never allocates. It returns false once the
+// device is closed.
+func (d *Device) Compiled(k *client.Kernel) bool {
+	p, ok := d.pipelines.Load(k.Key())
+	return ok && p.ok.Load() && !d.closed.Load()
+}
+
+// Precompile compiles ks, returning the errors of the failing kernels joined
+// with errors.Join (nil when all compile). Kernels already compiled cost a
+// lookup. It stops early only when ctx is done, adding ctx.Err().
+func (d *Device) Precompile(ctx context.Context, ks []*client.Kernel) error {
+	var errs []error
+	for _, k := range ks {
+		if _, err := d.pipelineFor(ctx, k); err != nil {
+			errs = append(errs, err)
+			if ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// pipelineFor returns k's compiled pipeline, compiling it (once across
+// concurrent callers) if needed. It must be called without d.life held.
+func (d *Device) pipelineFor(ctx context.Context, k *client.Kernel) (*pipeline, error) {
+	key := k.Key()
+	if p, ok := d.pipelines.Load(key); ok && p.ok.Load() {
+		if d.closed.Load() {
+			return nil, closedError("Compile")
+		}
+		return p, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if d.closed.Load() {
+		return nil, closedError("Compile")
+	}
+	np := &pipeline{done: make(chan struct{}), name: k.String()}
+	p, loaded := d.pipelines.LoadOrStore(key, np)
+	if !loaded {
+		d.build(np, k)
+		return np, np.err
+	}
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if p.err != nil {
+		return nil, p.err
+	}
+	return p, nil
+}
+
+// build compiles k into p and publishes the result. On failure it removes p
+// from the cache so that a later call tries again.
+func (d *Device) build(p *pipeline, k *client.Kernel) {
+	defer close(p.done)
+	err := d.acquire("Compile")
+	if err == nil {
+		err = d.buildLocked(p, k)
+		if err != nil {
+			p.release()
+		}
+		d.life.RUnlock()
+	}
+	if err != nil {
+		p.err = err
+		d.pipelines.Compute(k.Key(), func(old *pipeline, loaded bool) (*pipeline, bool) {
+			return old, !loaded || old == p // delete p, keep any newer entry
+		})
+		return
+	}
+	p.ok.Store(true)
+}
+
+func (d *Device) buildLocked(p *pipeline, k *client.Kernel) error {
+	withKernel := func(err error) error {
+		if e, ok := err.(*Error); ok {
+			e.Op = "Compile"
+			e.Message = k.String() + ": " + e.Message
+		}
+		return err
+	}
+	d.compiles.Add(1)
+	bindings, err := ParseBindings(k.Source())
+	if err != nil {
+		return withKernel(err)
+	}
+	p.bindings = bindings
+	var module *gowgpu.ShaderModule
+	err = d.scoped("Compile", func() (err error) {
+		module, err = d.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{
+			Label:          k.Name(),
+			WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: k.Source()},
+		})
+		return err
+	})
+	if err != nil {
+		return withKernel(err)
+	}
+	defer module.Release()
+	entries := make([]gowgpu.BindGroupLayoutEntry, len(bindings))
+	for i, b := range bindings {
+		t := gowgpu.BufferBindingType_Storage
+		switch b.Type {
+		case BindingStorageRead:
+			t = gowgpu.BufferBindingType_ReadOnlyStorage
+		case BindingUniform:
+			t = gowgpu.BufferBindingType_Uniform
+		}
+		entries[i] = gowgpu.BindGroupLayoutEntry{
+			Binding:    b.Index,
+			Visibility: gowgpu.ShaderStage_Compute,
+			Buffer:     gowgpu.BufferBindingLayout{Type: t, MinBindingSize: b.MinSize},
+		}
+	}
+	err = d.scoped("Compile", func() (err error) {
+		p.bgl, err = d.dev.CreateBindGroupLayout(&gowgpu.BindGroupLayoutDescriptor{Label: k.Name(), Entries: entries})
+		return err
+	})
+	if err != nil {
+		return withKernel(err)
+	}
+	err = d.scoped("Compile", func() (err error) {
+		p.layout, err = d.dev.CreatePipelineLayout(&gowgpu.PipelineLayoutDescriptor{
+			Label:            k.Name(),
+			BindGroupLayouts: []*gowgpu.BindGroupLayout{p.bgl},
+		})
+		return err
+	})
+	if err != nil {
+		return withKernel(err)
+	}
+	err = d.scoped("Compile", func() (err error) {
+		p.pipe, err = d.dev.CreateComputePipeline(&gowgpu.ComputePipelineDescriptor{
+			Label:   k.Name(),
+			Layout:  p.layout,
+			Compute: gowgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: k.Entry()},
+		})
+		return err
+	})
+	return withKernel(err)
+}
+
+// pause backs off a polling loop: yields first, then sleeps up to 1ms.
+func pause(n int) {
+	if n < 4 {
+		runtime.Gosched()
+		return
+	}
+	d := time.Duration(1<<min(n-4, 10)) * time.Microsecond
+	time.Sleep(d)
+}

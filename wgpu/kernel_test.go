@@ -1,0 +1,233 @@
+//go:build cgo
+
+package wgpu_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+func TestCompileErrors(t *testing.T) {
+	d := openTestDevice(t)
+	tests := []struct {
+		name string
+		k    *client.Kernel
+		typ  wgpu.ErrorType
+		want []string // substrings of the message
+	}{
+		{
+			name: "invalid-wgsl",
+			k: client.NewKernel("bad", `
+@group(0) @binding(0) var<storage, read_write> x: array<u32>;
+@compute @workgroup_size(1)
+fn main() {
+	x[0] = undefined_thing;
+}`, "main"),
+			typ:  wgpu.ErrorTypeValidation,
+			want: []string{"bad(main)", "undefined_thing"},
+		},
+		{
+			name: "syntax-error",
+			k:    client.NewKernel("syntax", `fn main( {`, "main"),
+			typ:  wgpu.ErrorTypeValidation,
+			want: []string{"syntax(main)"},
+		},
+		{
+			name: "missing-entry-point",
+			k:    client.NewKernel("noentry", incWGSL, "nope"),
+			typ:  wgpu.ErrorTypeValidation,
+			want: []string{"nope"},
+		},
+		{
+			name: "workgroup-size-over-limit",
+			k: client.NewKernel("huge", `
+@group(0) @binding(0) var<storage, read_write> x: array<u32>;
+@compute @workgroup_size(4096, 4096, 1)
+fn main() { x[0] = 1u; }`, "main"),
+			typ:  wgpu.ErrorTypeValidation,
+			want: []string{"huge(main)"},
+		},
+		{
+			name: "group-1",
+			k: client.NewKernel("g1", `
+@group(1) @binding(0) var<storage, read_write> x: array<u32>;
+@compute @workgroup_size(1) fn main() { x[0] = 1u; }`, "main"),
+			typ:  wgpu.ErrorTypeInvalidArgument,
+			want: []string{"@group(0)"},
+		},
+		{
+			name: "texture-binding",
+			k: client.NewKernel("tex", `
+@group(0) @binding(0) var t: texture_2d<f32>;
+@compute @workgroup_size(1) fn main() { }`, "main"),
+			typ:  wgpu.ErrorTypeInvalidArgument,
+			want: []string{"buffer bindings"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := d.Compile(context.Background(), tc.k)
+			e := asError(t, err)
+			if e.Type != tc.typ || e.Op != "Compile" {
+				t.Errorf("Compile = %v (Op %q, Type %v), want Op Compile, Type %v", err, e.Op, e.Type, tc.typ)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(e.Message, w) {
+					t.Errorf("Compile message %q does not contain %q", e.Message, w)
+				}
+			}
+			if d.Compiled(tc.k) {
+				t.Errorf("Compiled(%v) = true after a failed compile", tc.k)
+			}
+			// A launch of the kernel reports the compile error too.
+			x := mustBuffer(t, d, 256)
+			if err := d.Launch(1, tc.k, [3]uint32{1, 1, 1}, x); err == nil {
+				t.Errorf("Launch(%v) = nil, want the compile error", tc.k)
+			}
+		})
+	}
+}
+
+// TestCompileOnce: many goroutines compiling the same kernel (and equal
+// kernels under other names) build one pipeline.
+func TestCompileOnce(t *testing.T) {
+	d := openTestDevice(t)
+	before := wgpu.Compiles(d)
+	src := strings.Replace(incWGSL, "1u;", "2u;", 1)
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			k := client.NewKernel(fmt.Sprintf("inc2-%d", i), src, "main")
+			errs <- d.Compile(context.Background(), k)
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatalf("Compile = %v", err)
+		}
+	}
+	if got := wgpu.Compiles(d) - before; got != 1 {
+		t.Errorf("pipelines built = %d, want 1", got)
+	}
+	k := client.NewKernel("other-name", src, "main")
+	if !d.Compiled(k) {
+		t.Errorf("Compiled(same content) = false, want true")
+	}
+	if err := d.Precompile(context.Background(), []*client.Kernel{k, incKernel, addKernel}); err != nil {
+		t.Fatalf("Precompile = %v", err)
+	}
+	if got := wgpu.Compiles(d) - before; got != 3 {
+		t.Errorf("pipelines built after Precompile = %d, want 3", got)
+	}
+}
+
+func TestPrecompileJoinsErrors(t *testing.T) {
+	d := openTestDevice(t)
+	bad1 := client.NewKernel("bad1", "fn main( {", "main")
+	bad2 := client.NewKernel("bad2", incWGSL, "missing")
+	err := d.Precompile(context.Background(), []*client.Kernel{incKernel, bad1, addKernel, bad2})
+	if err == nil {
+		t.Fatal("Precompile = nil, want errors")
+	}
+	for _, name := range []string{"bad1(main)", "bad2(missing)"} {
+		if !strings.Contains(err.Error(), name) {
+			t.Errorf("Precompile error %q does not name %s", err, name)
+		}
+	}
+	if !d.Compiled(incKernel) || !d.Compiled(addKernel) {
+		t.Errorf("valid kernels not compiled after Precompile")
+	}
+	var e *wgpu.Error
+	if !errors.As(err, &e) {
+		t.Errorf("errors.As(Precompile error, *Error) = false")
+	}
+}
+
+// TestErrorScopesConcurrent: many goroutines create valid and invalid
+// shaders at once; every error lands on its own call (the error scopes are
+// per device, so the package serializes them).
+func TestErrorScopesConcurrent(t *testing.T) {
+	d := openTestDevice(t)
+	n := 48
+	if testing.Short() {
+		n = 16
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			var k *client.Kernel
+			ident := fmt.Sprintf("missing_ident_%d", i)
+			if i%2 == 0 {
+				k = client.NewKernel(fmt.Sprintf("ok%d", i), strings.Replace(incWGSL, "1u;", fmt.Sprintf("%du;", i+3), 1), "main")
+			} else {
+				k = client.NewKernel(fmt.Sprintf("bad%d", i), strings.Replace(incWGSL, "1u;", ident+";", 1), "main")
+			}
+			err := d.Compile(context.Background(), k)
+			switch {
+			case i%2 == 0 && err != nil:
+				errs <- fmt.Errorf("valid kernel %d: Compile = %v", i, err)
+			case i%2 == 1 && err == nil:
+				errs <- fmt.Errorf("invalid kernel %d: Compile = nil", i)
+			case i%2 == 1 && !strings.Contains(err.Error(), ident):
+				errs <- fmt.Errorf("invalid kernel %d got another call's error: %v", i, err)
+			}
+			// Buffers (also scoped) interleave with the compiles.
+			if b, err := d.NewBuffer(64, 0); err != nil {
+				errs <- fmt.Errorf("NewBuffer = %v", err)
+			} else {
+				b.Release()
+			}
+		}(i)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if n := wgpu.UncapturedErrors(); n != 0 {
+		t.Errorf("UncapturedErrors = %d, want 0", n)
+	}
+}
+
+func TestCompiledAllocs(t *testing.T) {
+	d := openTestDevice(t)
+	if err := d.Compile(context.Background(), incKernel); err != nil {
+		t.Fatal(err)
+	}
+	if allocs := testing.AllocsPerRun(100, func() {
+		if !d.Compiled(incKernel) {
+			t.Fatal("Compiled = false")
+		}
+		d.Compiled(addKernel)
+	}); allocs != 0 {
+		t.Errorf("Compiled allocates %v times, want 0", allocs)
+	}
+}
+
+func TestCompileCanceled(t *testing.T) {
+	d := openTestDevice(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	k := client.NewKernel("c", strings.Replace(incWGSL, "1u;", "9u;", 1), "main")
+	if err := d.Compile(ctx, k); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Compile(canceled) = %v, want context.Canceled", err)
+	}
+	if d.Compiled(k) {
+		t.Fatal("Compiled after canceled Compile = true")
+	}
+}

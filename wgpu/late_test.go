@@ -1,0 +1,63 @@
+//go:build cgo
+
+package wgpu_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+func TestAliasedBindings(t *testing.T) {
+	d := openTestDevice(t)
+	x := mustBuffer(t, d, 256)
+	y := mustBuffer(t, d, 256)
+	err := d.Launch(1, addKernel, [3]uint32{1, 1, 1}, x, y, x)
+	if e := asError(t, err); e.Type != wgpu.ErrorTypeInvalidArgument {
+		t.Errorf("Launch(aliased read_write) = %v, want InvalidArgument", err)
+	}
+	// Aliasing two read-only bindings is fine.
+	if err := d.Launch(1, addKernel, [3]uint32{1, 1, 1}, x, x, y); err != nil {
+		t.Errorf("Launch(aliased read-only) = %v", err)
+	}
+	if err := d.Sync(context.Background(), 1); err != nil {
+		t.Errorf("Sync = %v", err)
+	}
+}
+
+// TestLateValidation: an error the driver finds only when the pass ends (a
+// struct binding too small, which the binding scanner cannot size) comes
+// back from the call that submits; that batch is dropped and the stream
+// stays usable.
+func TestLateValidation(t *testing.T) {
+	d := openTestDevice(t)
+	ctx := context.Background()
+	k := client.NewKernel("structy", `
+struct S { v: array<u32, 64> }
+@group(0) @binding(0) var<storage, read_write> s: S;
+@compute @workgroup_size(1) fn main() { s.v[0] = 7u; }`, "main")
+	small := mustBuffer(t, d, 4)
+	x := mustBuffer(t, d, 256)
+	if err := d.Launch(1, k, [3]uint32{1, 1, 1}, small); err != nil {
+		t.Fatalf("Launch = %v, want nil (checked late)", err)
+	}
+	err := d.Flush(1)
+	if e := asError(t, err); e.Type != wgpu.ErrorTypeValidation || e.Op != "Flush" {
+		t.Errorf("Flush = %v, want a Validation error from Flush", err)
+	}
+	if err := d.Launch(1, k, [3]uint32{1, 1, 1}, x); err != nil {
+		t.Fatal(err)
+	}
+	got, err := x.ReadUint32(ctx)
+	if err != nil {
+		t.Fatalf("ReadUint32 = %v", err)
+	}
+	if got[0] != 7 {
+		t.Errorf("x[0] = %d, want 7", got[0])
+	}
+	if n := wgpu.UncapturedErrors(); n != 0 {
+		t.Errorf("UncapturedErrors = %d, want 0", n)
+	}
+}

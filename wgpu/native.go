@@ -1,0 +1,227 @@
+//go:build cgo
+
+package wgpu
+
+// This file holds the package's own cgo: the few wgpu-native calls that
+// go-webgpu wraps wrongly or unsafely for us. The prototypes are declared
+// here against wgpu-native 0.17's C ABI (webgpu.h/wgpu.h of go-webgpu
+// v0.17.1) instead of including those headers, whose directory is only known
+// to the go command; the symbols come from the static libwgpu_native that
+// go-webgpu links.
+//
+//   - wgpuGenerateReport: go-webgpu switches on report.backendType, which
+//     wgpu-native 0.17 fills with a value of a different enum, so on Vulkan
+//     it returns no hub report. We read the C struct ourselves.
+//   - wgpuBufferMapAsync and wgpuQueueOnSubmittedWorkDone: go-webgpu passes
+//     the address of a Go cgo.Handle that C keeps after the call returns.
+//     Our callbacks write a status into C memory instead, and the caller
+//     polls it; no Go pointer or Go callback is involved.
+//   - wgpuDeviceSetUncapturedErrorCallback: errors raised outside an error
+//     scope abort the process by default; we count them instead.
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+
+typedef struct sgStorageReport { size_t numOccupied, numVacant, numError, elementSize; } sgStorageReport;
+typedef struct sgHubReport {
+	sgStorageReport adapters, devices, pipelineLayouts, shaderModules, bindGroupLayouts,
+		bindGroups, commandBuffers, renderBundles, renderPipelines, computePipelines,
+		querySets, buffers, textures, textureViews, samplers;
+} sgHubReport;
+typedef struct sgGlobalReport {
+	sgStorageReport surfaces;
+	uint32_t backendType;
+	sgHubReport vulkan, metal, dx12, dx11, gl;
+} sgGlobalReport;
+
+typedef void (*sgErrorCallback)(uint32_t type, char const *message, void *userdata);
+typedef void (*sgStatusCallback)(uint32_t status, void *userdata);
+
+extern void wgpuGenerateReport(void *instance, sgGlobalReport *report);
+extern void wgpuDevicePushErrorScope(void *device, uint32_t filter);
+extern void wgpuDevicePopErrorScope(void *device, sgErrorCallback callback, void *userdata);
+extern void wgpuDeviceSetUncapturedErrorCallback(void *device, sgErrorCallback callback, void *userdata);
+extern void wgpuBufferMapAsync(void *buffer, uint32_t mode, size_t offset, size_t size, sgStatusCallback callback, void *userdata);
+extern void const *wgpuBufferGetConstMappedRange(void *buffer, size_t offset, size_t size);
+extern void wgpuQueueOnSubmittedWorkDone(void *queue, sgStatusCallback callback, void *userdata);
+
+// sgScope receives the error of a popped scope; msg is malloc'd.
+typedef struct sgScope { uint32_t type; char *msg; } sgScope;
+
+static void sg_scope_cb(uint32_t type, char const *message, void *userdata) {
+	sgScope *s = (sgScope *)userdata;
+	if (type == 0 || s->type != 0) return;
+	s->type = type;
+	s->msg = strdup(message ? message : "");
+}
+
+// A status word: 0 while pending, status+1 once the callback ran.
+static void sg_status_cb(uint32_t status, void *userdata) {
+	__atomic_store_n((int32_t *)userdata, (int32_t)status + 1, __ATOMIC_SEQ_CST);
+}
+
+static int32_t sg_status_load(int32_t *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+
+static int32_t *sg_status_new(void) { return (int32_t *)calloc(1, sizeof(int32_t)); }
+
+static void sg_generate_report(uintptr_t instance, sgGlobalReport *r) {
+	memset(r, 0, sizeof *r);
+	wgpuGenerateReport((void *)instance, r);
+}
+
+static void sg_buffer_map_read(uintptr_t device, uintptr_t buffer, size_t size, int32_t *status, sgScope *scope) {
+	wgpuDevicePushErrorScope((void *)device, 0);
+	wgpuBufferMapAsync((void *)buffer, 1, 0, size, sg_status_cb, status);
+	wgpuDevicePopErrorScope((void *)device, sg_scope_cb, scope);
+}
+
+static void sg_copy_mapped(uintptr_t buffer, size_t size, void *dst) {
+	void const *src = wgpuBufferGetConstMappedRange((void *)buffer, 0, size);
+	if (src != NULL) memcpy(dst, src, size);
+}
+
+static void sg_queue_on_done(uintptr_t queue, int32_t *status) {
+	wgpuQueueOnSubmittedWorkDone((void *)queue, sg_status_cb, status);
+}
+
+static uint64_t sg_uncaptured_count;
+
+static void sg_uncaptured_cb(uint32_t type, char const *message, void *userdata) {
+	__atomic_add_fetch(&sg_uncaptured_count, 1, __ATOMIC_SEQ_CST);
+	fprintf(stderr, "wgpu: uncaptured WebGPU error (type %u): %s\n", type, message ? message : "");
+}
+
+static void sg_set_uncaptured(uintptr_t device) {
+	wgpuDeviceSetUncapturedErrorCallback((void *)device, sg_uncaptured_cb, NULL);
+}
+
+static uint64_t sg_uncaptured(void) { return __atomic_load_n(&sg_uncaptured_count, __ATOMIC_SEQ_CST); }
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+)
+
+// The go-webgpu handle structs keep the C handle in unexported fields:
+// Instance, Device and Adapter as their only field, Buffer and Queue as the
+// second after the device. These accessors read them; TestNativeRefs checks
+// the layouts against the pinned go-webgpu version.
+
+func instanceRef(p *gowgpu.Instance) C.uintptr_t {
+	return C.uintptr_t(uintptr(*(*unsafe.Pointer)(unsafe.Pointer(p))))
+}
+
+func deviceRef(p *gowgpu.Device) C.uintptr_t {
+	return C.uintptr_t(uintptr(*(*unsafe.Pointer)(unsafe.Pointer(p))))
+}
+
+func bufferRef(p *gowgpu.Buffer) C.uintptr_t {
+	return C.uintptr_t(uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(p))[1]))
+}
+
+func queueRef(p *gowgpu.Queue) C.uintptr_t {
+	return C.uintptr_t(uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(p))[1]))
+}
+
+// StorageReport counts one kind of wgpu-native object: Occupied are live.
+type storageReport struct {
+	Occupied, Vacant, Error, ElementSize uint64
+}
+
+// hubReport is wgpu-native's per-backend object count.
+type hubReport struct {
+	Adapters, Devices, PipelineLayouts, ShaderModules, BindGroupLayouts,
+	BindGroups, CommandBuffers, RenderBundles, RenderPipelines,
+	ComputePipelines, QuerySets, Buffers, Textures, TextureViews,
+	Samplers storageReport
+}
+
+func convStorage(s C.sgStorageReport) storageReport {
+	return storageReport{uint64(s.numOccupied), uint64(s.numVacant), uint64(s.numError), uint64(s.elementSize)}
+}
+
+// generateReport returns the hub report of backend b of inst.
+func generateReport(inst *gowgpu.Instance, b Backend) hubReport {
+	var r C.sgGlobalReport
+	C.sg_generate_report(instanceRef(inst), &r)
+	h := r.vulkan
+	switch b {
+	case BackendMetal:
+		h = r.metal
+	case BackendD3D12:
+		h = r.dx12
+	case BackendD3D11:
+		h = r.dx11
+	case BackendOpenGL, BackendOpenGLES:
+		h = r.gl
+	}
+	return hubReport{
+		Adapters: convStorage(h.adapters), Devices: convStorage(h.devices),
+		PipelineLayouts: convStorage(h.pipelineLayouts), ShaderModules: convStorage(h.shaderModules),
+		BindGroupLayouts: convStorage(h.bindGroupLayouts), BindGroups: convStorage(h.bindGroups),
+		CommandBuffers: convStorage(h.commandBuffers), RenderBundles: convStorage(h.renderBundles),
+		RenderPipelines: convStorage(h.renderPipelines), ComputePipelines: convStorage(h.computePipelines),
+		QuerySets: convStorage(h.querySets), Buffers: convStorage(h.buffers),
+		Textures: convStorage(h.textures), TextureViews: convStorage(h.textureViews),
+		Samplers: convStorage(h.samplers),
+	}
+}
+
+// statusWord is C memory a callback writes a status into: 0 while pending,
+// status+1 after. It is freed with free, and only once its callback can no
+// longer run.
+type statusWord struct{ p *C.int32_t }
+
+func newStatusWord() statusWord  { return statusWord{C.sg_status_new()} }
+func (s statusWord) load() int32 { return int32(C.sg_status_load(s.p)) }
+func (s statusWord) free()       { C.free(unsafe.Pointer(s.p)) }
+
+// mapRead starts mapping buf (size bytes) for reading. It must be called with
+// the device's scope mutex held. The returned error is the scope's.
+func mapRead(dev *gowgpu.Device, buf *gowgpu.Buffer, size uint64, st statusWord) (typ ErrorType, msg string, failed bool) {
+	var scope C.sgScope
+	C.sg_buffer_map_read(deviceRef(dev), bufferRef(buf), C.size_t(size), st.p, &scope)
+	if scope._type == 0 {
+		return 0, "", false
+	}
+	msg = C.GoString(scope.msg)
+	C.free(unsafe.Pointer(scope.msg))
+	switch scope._type {
+	case 2:
+		typ = ErrorTypeOutOfMemory
+	case 3:
+		typ = ErrorTypeInternal
+	default:
+		typ = ErrorTypeValidation
+	}
+	return typ, msg, true
+}
+
+// copyMapped copies the mapped range of buf into dst.
+func copyMapped(buf *gowgpu.Buffer, dst []byte) {
+	if len(dst) == 0 {
+		return
+	}
+	C.sg_copy_mapped(bufferRef(buf), C.size_t(len(dst)), unsafe.Pointer(&dst[0]))
+}
+
+// onSubmittedWorkDone sets st once all work submitted to q so far is done.
+func onSubmittedWorkDone(q *gowgpu.Queue, st statusWord) {
+	C.sg_queue_on_done(queueRef(q), st.p)
+}
+
+// setUncapturedErrorCallback makes errors raised outside an error scope on
+// dev count (and print to stderr) instead of aborting the process.
+func setUncapturedErrorCallback(dev *gowgpu.Device) {
+	C.sg_set_uncaptured(deviceRef(dev))
+}
+
+// uncapturedErrors returns how many errors escaped every error scope in this
+// process.
+func uncapturedErrors() uint64 { return uint64(C.sg_uncaptured()) }

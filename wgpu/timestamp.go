@@ -1,0 +1,135 @@
+//go:build cgo
+
+package wgpu
+
+import (
+	"context"
+	"encoding/binary"
+	"time"
+
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+
+	"github.com/streamgate/streamgate/registry"
+)
+
+// TimeStream measures on the GPU the work fn records on stream: it writes a
+// timestamp into the stream's encoder, calls fn (which launches on the
+// stream, from the calling goroutine), writes a second timestamp, submits
+// the stream and waits for the result. The duration covers the GPU time
+// between the two timestamps, including any work the stream had pending
+// before TimeStream ended its pass (flush or sync first to exclude it).
+//
+// On a device without timestamp queries ([Device.HasTimestamps] false) it
+// returns an [*Error] of type [ErrorTypeUnsupported] and does not call fn:
+// this package never creates a timestamp query set such a device would
+// abort on. An error from fn is returned after the measurement completes.
+// If ctx is done before the result is read, TimeStream returns ctx.Err().
+func (d *Device) TimeStream(ctx context.Context, id registry.StreamID, fn func() error) (time.Duration, error) {
+	const op = "TimeStream"
+	if err := d.acquire(op); err != nil {
+		return 0, err
+	}
+	if !d.hasTS {
+		d.life.RUnlock()
+		return 0, newError(op, ErrorTypeUnsupported, "device %q has no timestamp-query feature", d.info.Name)
+	}
+	qs, resolve, err := d.newTimestampQueries(op)
+	if err != nil {
+		d.life.RUnlock()
+		return 0, err
+	}
+	defer func() {
+		if d.acquire(op) == nil {
+			qs.Release()
+			resolve.Release()
+			d.life.RUnlock()
+		}
+	}()
+	s := d.stream(id)
+	s.mu.Lock()
+	err = s.endPassLocked(op)
+	if err == nil {
+		err = s.openEncoderLocked(op)
+	}
+	if err == nil {
+		err = d.scoped(op, func() error { return s.enc.WriteTimestamp(qs, 0) })
+	}
+	s.mu.Unlock()
+	d.life.RUnlock()
+	if err != nil {
+		return 0, err
+	}
+
+	fnErr := fn()
+
+	if err := d.acquire(op); err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	err = s.endPassLocked(op)
+	if err == nil {
+		err = s.openEncoderLocked(op)
+	}
+	if err == nil {
+		err = d.scoped(op, func() error { return s.enc.WriteTimestamp(qs, 1) })
+	}
+	if err == nil {
+		err = d.scoped(op, func() error { return s.enc.ResolveQuerySet(qs, 0, 2, resolve, 0) })
+	}
+	if ferr := s.flushLocked(op); err == nil {
+		err = ferr
+	}
+	s.mu.Unlock()
+	var st statusWord
+	var staging *gowgpu.Buffer
+	if err == nil {
+		st, staging, err = d.startRead(op, resolve, 16)
+	}
+	d.life.RUnlock()
+	if err != nil {
+		return 0, err
+	}
+	data, err := d.finishRead(ctx, op, st, staging, 16)
+	if err != nil {
+		return 0, err
+	}
+	t0 := binary.LittleEndian.Uint64(data)
+	t1 := binary.LittleEndian.Uint64(data[8:])
+	period := d.opts.TimestampPeriod
+	if period <= 0 {
+		period = 1
+	}
+	var dur time.Duration
+	if t1 > t0 {
+		dur = time.Duration(float64(t1-t0) * period)
+	}
+	return dur, fnErr
+}
+
+// newTimestampQueries creates a two-entry timestamp query set and the
+// buffer it resolves into. Called with d.life read-locked, only when d.hasTS.
+func (d *Device) newTimestampQueries(op string) (*gowgpu.QuerySet, *gowgpu.Buffer, error) {
+	if !d.hasTS { // the guard that keeps wgpu-native from aborting
+		return nil, nil, newError(op, ErrorTypeUnsupported, "no timestamp-query feature")
+	}
+	var qs *gowgpu.QuerySet
+	err := d.scoped(op, func() (err error) {
+		qs, err = d.dev.CreateQuerySet(&gowgpu.QuerySetDescriptor{Label: "streamgate-ts", Type: gowgpu.QueryType_Timestamp, Count: 2})
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	var resolve *gowgpu.Buffer
+	err = d.scoped(op, func() (err error) {
+		resolve, err = d.dev.CreateBuffer(&gowgpu.BufferDescriptor{
+			Size: 16, Usage: gowgpu.BufferUsage_QueryResolve | gowgpu.BufferUsage_CopySrc,
+		})
+		return err
+	})
+	if err != nil {
+		qs.Release()
+		return nil, nil, err
+	}
+	return qs, resolve, nil
+}
