@@ -3,6 +3,7 @@
 package wgpu
 
 import (
+	"fmt"
 	"context"
 	"sync"
 	"sync/atomic"
@@ -165,6 +166,12 @@ func (d *Device) ServiceID() registry.ServiceID { return d.id }
 // Info describes the device's adapter. Timestamps reports whether the
 // device (not only the adapter) has timestamp queries on.
 func (d *Device) Info() AdapterInfo { return d.info }
+
+// AdapterIdentity names the adapter for caches keyed by hardware: name,
+// vendor, driver and backend. It implements tune.Identifier.
+func (d *Device) AdapterIdentity() string {
+	return fmt.Sprintf("%s|%s|%#x:%#x|%s|%s", d.info.Name, d.info.Vendor, d.info.VendorID, d.info.DeviceID, d.info.Driver, d.info.Backend)
+}
 
 // Limits returns the device's limits.
 func (d *Device) Limits() Limits { return d.limits }

@@ -4,52 +4,20 @@ package wgpu_test
 
 import (
 	"errors"
-	"os"
 	"testing"
 
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-func TestMain(m *testing.M) {
-	// wgpu-native warns about every backend it probes and cannot use (e.g.
-	// "No config found!" for EGL); keep test output to errors.
-	gowgpu.SetLogLevel(gowgpu.LogLevel_Error)
-	// lavapipe complains on stderr when XDG_RUNTIME_DIR is unset.
-	if os.Getenv("XDG_RUNTIME_DIR") == "" {
-		dir, err := os.MkdirTemp("", "streamgate-xdg")
-		if err == nil {
-			os.Setenv("XDG_RUNTIME_DIR", dir)
-			code := m.Run()
-			os.RemoveAll(dir)
-			os.Exit(code)
-		}
-	}
-	os.Exit(m.Run())
-}
+func TestMain(m *testing.M) { gputest.Main(m.Run) }
 
 // openTestDevice opens a device for t and closes it at cleanup. Without an
 // adapter it skips t, or fails it when STREAMGATE_REQUIRE_ADAPTER=1.
 func openTestDevice(t testing.TB, opts ...wgpu.Options) *wgpu.Device {
 	t.Helper()
-	var o wgpu.Options
-	if len(opts) > 0 {
-		o = opts[0]
-	}
-	d, err := wgpu.Open(o)
-	if errors.Is(err, wgpu.ErrNoAdapter) {
-		if os.Getenv("STREAMGATE_REQUIRE_ADAPTER") == "1" {
-			t.Fatalf("Open: %v (STREAMGATE_REQUIRE_ADAPTER=1)", err)
-		}
-		t.Skipf("no WebGPU adapter: %v", err)
-	}
-	if err != nil {
-		t.Fatalf("Open: %v", err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
+	return gputest.Open(t, opts...)
 }
 
 const addWGSL = `

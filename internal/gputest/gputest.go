@@ -1,0 +1,57 @@
+//go:build cgo
+
+// Package gputest opens real WebGPU devices for tests: on a GPU, or on Mesa's
+// lavapipe (Vulkan on the CPU) where there is none.
+package gputest
+
+import (
+	"errors"
+	"os"
+	"testing"
+
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+// Main runs a test binary's tests with a quiet driver: wgpu-native logs only
+// errors, and lavapipe gets the XDG_RUNTIME_DIR it complains about when
+// unset. Call it from TestMain; run is m.Run, or a wrapper of it.
+func Main(run func() int) {
+	gowgpu.SetLogLevel(gowgpu.LogLevel_Error)
+	if os.Getenv("XDG_RUNTIME_DIR") == "" {
+		if dir, err := os.MkdirTemp("", "streamgate-xdg"); err == nil {
+			os.Setenv("XDG_RUNTIME_DIR", dir)
+			code := run()
+			os.RemoveAll(dir)
+			os.Exit(code)
+		}
+	}
+	os.Exit(run())
+}
+
+// Required reports whether tests must fail, rather than skip, without an
+// adapter: STREAMGATE_REQUIRE_ADAPTER=1, as make test and CI set.
+func Required() bool { return os.Getenv("STREAMGATE_REQUIRE_ADAPTER") == "1" }
+
+// Open opens a device for t and closes it when t ends. Without an adapter it
+// skips t, or fails it when [Required].
+func Open(t testing.TB, opts ...wgpu.Options) *wgpu.Device {
+	t.Helper()
+	var o wgpu.Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	d, err := wgpu.Open(o)
+	if errors.Is(err, wgpu.ErrNoAdapter) {
+		if Required() {
+			t.Fatalf("wgpu.Open: %v (STREAMGATE_REQUIRE_ADAPTER=1: CI never skips GPU tests)", err)
+		}
+		t.Skipf("no WebGPU adapter: %v", err)
+	}
+	if err != nil {
+		t.Fatalf("wgpu.Open: %v", err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
