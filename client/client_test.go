@@ -8,14 +8,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/internal/fake"
 	"github.com/streamgate/streamgate/registry"
 )
-
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 var (
 	kA = client.NewKernel("a", "@compute @workgroup_size(1) fn main() {}", "main")

@@ -21,9 +21,6 @@ func CloseWithReport(d *Device) (HubReport, error) {
 // Report returns wgpu-native's object report for d's instance now.
 func Report(d *Device) HubReport { return generateReport(d.inst, d.info.Backend) }
 
-// Compiles returns how many pipeline builds d started.
-func Compiles(d *Device) int64 { return d.compiles.Load() }
-
 // UncapturedErrors returns how many WebGPU errors escaped every error scope.
 func UncapturedErrors() uint64 { return uncapturedErrors() }
 

@@ -99,7 +99,7 @@ fn main() { x[0] = 1u; }`, "main"),
 // kernels under other names) build one pipeline.
 func TestCompileOnce(t *testing.T) {
 	d := openTestDevice(t)
-	before := wgpu.Compiles(d)
+	before := d.Compiles()
 	src := strings.Replace(incWGSL, "1u;", "2u;", 1)
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
@@ -118,7 +118,7 @@ func TestCompileOnce(t *testing.T) {
 			t.Fatalf("Compile = %v", err)
 		}
 	}
-	if got := wgpu.Compiles(d) - before; got != 1 {
+	if got := d.Compiles() - before; got != 1 {
 		t.Errorf("pipelines built = %d, want 1", got)
 	}
 	k := client.NewKernel("other-name", src, "main")
@@ -128,7 +128,7 @@ func TestCompileOnce(t *testing.T) {
 	if err := d.Precompile(context.Background(), []*client.Kernel{k, incKernel, addKernel}); err != nil {
 		t.Fatalf("Precompile = %v", err)
 	}
-	if got := wgpu.Compiles(d) - before; got != 3 {
+	if got := d.Compiles() - before; got != 3 {
 		t.Errorf("pipelines built after Precompile = %d, want 3", got)
 	}
 }
