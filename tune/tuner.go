@@ -48,8 +48,9 @@ type Candidate struct {
 
 // GPUTimer is implemented by services that can time a stream's work on the
 // GPU: it runs record, which launches on stream, and returns the GPU time
-// those launches took. The wgpu service implements it when its adapter has
-// timestamp queries.
+// those launches took. The wgpu service implements it; a service that also
+// has a HasTimestamps() bool method is used as a timer only when that
+// reports true.
 type GPUTimer interface {
 	TimeStream(ctx context.Context, stream registry.StreamID, record func() error) (time.Duration, error)
 }
@@ -147,7 +148,11 @@ func New(c *client.Client, opts ...Option) *Tuner {
 		}
 	}
 	if timer, ok := c.Service().(GPUTimer); ok && !t.forceWall {
-		t.timer = timer
+		// A service may time only on some adapters (wgpu: those with
+		// timestamp queries); it says so through HasTimestamps.
+		if h, ok := c.Service().(interface{ HasTimestamps() bool }); !ok || h.HasTimestamps() {
+			t.timer = timer
+		}
 	}
 	if !t.progressSet && term.IsTerminal(int(os.Stderr.Fd())) {
 		t.progress = os.Stderr

@@ -23,11 +23,20 @@ import (
 	"github.com/streamgate/streamgate/tune"
 )
 
-func TestMain(m *testing.M) {
+// testMain runs the tests, or, in a child process of TestCrossProcessCache,
+// one tune.
+func testMain(m *testing.M) int {
 	if path := os.Getenv("STREAMGATE_TUNE_CHILD"); path != "" {
-		os.Exit(child(path))
+		return child(path)
 	}
-	goleak.VerifyTestMain(m, goleak.IgnoreAnyFunction("database/sql.(*DB).connectionOpener"))
+	code := m.Run()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			return 1
+		}
+	}
+	return code
 }
 
 var kernel = client.NewKernel("k", "@compute @workgroup_size(1) fn main() {}", "main")
@@ -246,11 +255,21 @@ func TestUnwritableCacheDir(t *testing.T) {
 
 // TestCrossProcessCache runs two real processes on one cache file: the
 // first measures, the second finds the winner and launches nothing.
-func TestCrossProcessCache(t *testing.T) {
+func TestCrossProcessCache(t *testing.T) { testCrossProcess(t, "fake") }
+
+// childServices builds, in a child process, the service and candidates it
+// tunes, by name: "fake" here, "gpu" where cgo builds the wgpu service.
+var childServices = map[string]func() (client.Service, []tune.Candidate, func(), error){
+	"fake": func() (client.Service, []tune.Candidate, func(), error) {
+		return fake.New(), []tune.Candidate{sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 200*time.Microsecond, nil)}, func() {}, nil
+	},
+}
+
+func testCrossProcess(t *testing.T, service string) {
 	path := filepath.Join(t.TempDir(), "cache", "tune.db")
 	run := func() childReport {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), "STREAMGATE_TUNE_CHILD="+path)
+		cmd.Env = append(os.Environ(), "STREAMGATE_TUNE_CHILD="+path, "STREAMGATE_TUNE_CHILD_SERVICE="+service)
 		out, err := cmd.Output()
 		require.NoError(t, err, "child: %s", out)
 		var rep childReport
@@ -280,11 +299,16 @@ func child(path string) int {
 		return 2
 	}
 	defer cache.Close()
+	svc, cands, done, err := childServices[os.Getenv("STREAMGATE_TUNE_CHILD_SERVICE")]()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer done()
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
-	c := client.New(fake.New(), client.WithRegistry(r))
-	_, res, err := tune.New(c, tune.WithCache(cache), tune.WithDevice("child"), tune.WithProgress(nil)).Pick(context.Background(), "k",
-		[]tune.Candidate{sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 200*time.Microsecond, nil)})
+	c := client.New(svc, client.WithRegistry(r))
+	_, res, err := tune.New(c, tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k", cands)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -1,0 +1,168 @@
+//go:build cgo
+
+package tune_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/internal/gputest"
+	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+// loopWGSL makes each of 64 invocations spin iters times: work that scales
+// with iters.
+func loopWGSL(iters int) string {
+	return fmt.Sprintf(`
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+	var acc = f32(id.x);
+	for (var i = 0u; i < %du; i = i + 1u) {
+		acc = acc * 0.999 + 1.0;
+	}
+	out[id.x] = acc;
+}
+`, iters)
+}
+
+// gpuCandidate launches its kernel once per sample on the tuner's client.
+func gpuCandidate(name string, k *client.Kernel, buf *wgpu.Buffer, runs *atomic.Int64) tune.Candidate {
+	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client) error {
+		if runs != nil {
+			runs.Add(1)
+		}
+		return c.Launch(k, [3]uint32{1, 1, 1}, buf)
+	}}
+}
+
+type gpuSetup struct {
+	d     *wgpu.Device
+	c     *client.Client
+	buf   *wgpu.Buffer
+	cheap *client.Kernel
+	dear  *client.Kernel
+}
+
+func setupGPU(t *testing.T) gpuSetup {
+	t.Helper()
+	d := gputest.Open(t)
+	r := registry.New()
+	r.SetProcessMode(registry.ProcessCompileAndAutotune)
+	buf, err := d.NewBuffer(64*4, 0)
+	require.NoError(t, err)
+	t.Cleanup(buf.Release)
+	return gpuSetup{
+		d:     d,
+		c:     client.New(d, client.WithRegistry(r)),
+		buf:   buf,
+		cheap: client.NewKernel("cheap", loopWGSL(2000), "main"),
+		dear:  client.NewKernel("dear", loopWGSL(1000000), "main"),
+	}
+}
+
+func TestGPUCheapWins(t *testing.T) {
+	for _, timing := range []string{tune.TimingGPU, tune.TimingWall} {
+		t.Run(timing, func(t *testing.T) {
+			g := setupGPU(t)
+			if timing == tune.TimingGPU && !g.d.HasTimestamps() {
+				t.Skip("adapter has no timestamp queries") // lavapipe has them
+			}
+			tu := tune.New(g.c, tune.WithTiming(timing), tune.WithProgress(nil))
+			assert.Equal(t, timing, tu.Timing())
+			broken := client.NewKernel("broken", "@compute @workgroup_size(1) fn main() { undefined_fn(); }", "main")
+			cands := []tune.Candidate{
+				gpuCandidate("dear", g.dear, g.buf, nil),
+				gpuCandidate("broken", broken, g.buf, nil),
+				gpuCandidate("cheap", g.cheap, g.buf, nil),
+			}
+			got, res, err := tu.Pick(context.Background(), "loop", cands)
+			require.NoError(t, err)
+			t.Log("\n" + res.Table())
+			assert.Equal(t, "cheap", got.Name, "10x less work wins")
+			assert.Equal(t, timing, res.Timing)
+			last := res.Rows[len(res.Rows)-1]
+			assert.Equal(t, "broken", last.Name, "the broken candidate is skipped")
+			var werr *wgpu.Error
+			assert.ErrorAs(t, last.Err, &werr)
+			assert.Zero(t, g.c.Stats().Discarded, "every measured launch executed under the process's discard")
+		})
+	}
+}
+
+func TestGPUCacheHitLaunchesNothing(t *testing.T) {
+	cache, warn := tune.OpenCache(filepath.Join(t.TempDir(), "tune.db"))
+	require.NoError(t, warn)
+	defer cache.Close()
+	g := setupGPU(t)
+	cands := []tune.Candidate{gpuCandidate("dear", g.dear, g.buf, nil), gpuCandidate("cheap", g.cheap, g.buf, nil)}
+	_, res, err := tune.New(g.c, tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "loop", cands)
+	require.NoError(t, err)
+	require.False(t, res.Cached)
+	t.Log("\n" + res.Table())
+
+	c2 := g.c.Fork()
+	got, res, err := tune.New(c2, tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "loop", cands)
+	require.NoError(t, err)
+	assert.True(t, res.Cached)
+	assert.Equal(t, "cheap", got.Name)
+	assert.Equal(t, client.Stats{}, c2.Stats(), "the cache hit path performs zero launches")
+}
+
+func TestGPUConcurrentSameKey(t *testing.T) {
+	g := setupGPU(t)
+	tu := tune.New(g.c, tune.WithProgress(nil))
+	var runs atomic.Int64
+	cands := []tune.Candidate{gpuCandidate("dear", g.dear, g.buf, &runs), gpuCandidate("cheap", g.cheap, g.buf, &runs)}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, _, err := tu.Pick(context.Background(), "loop", cands)
+			assert.NoError(t, err)
+			assert.Equal(t, "cheap", got.Name)
+		}()
+	}
+	wg.Wait()
+	assert.LessOrEqual(t, runs.Load(), int64(2*(tune.MaxSamples+2)), "measured once")
+}
+
+func TestGPUCrossProcessCache(t *testing.T) {
+	if _, err := wgpu.Open(wgpu.Options{}); err != nil && !gputest.Required() {
+		t.Skipf("no adapter: %v", err)
+	}
+	testCrossProcess(t, "gpu")
+}
+
+func init() {
+	childServices["gpu"] = func() (client.Service, []tune.Candidate, func(), error) {
+		d, err := wgpu.Open(wgpu.Options{})
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		buf, err := d.NewBuffer(64*4, 0)
+		if err != nil {
+			d.Close()
+			return nil, nil, nil, err
+		}
+		cands := []tune.Candidate{
+			gpuCandidate("dear", client.NewKernel("dear", loopWGSL(1000000), "main"), buf, nil),
+			gpuCandidate("fast", client.NewKernel("cheap", loopWGSL(2000), "main"), buf, nil),
+		}
+		return d, cands, func() { buf.Release(); d.Close() }, nil
+	}
+}
+
+func TestMain(m *testing.M) { gputest.Main(func() int { return testMain(m) }) }
