@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/internal/rawwgpu"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -35,28 +34,9 @@ func BenchmarkDispatch(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			for j := 0; j < launchesPerOp; j++ {
-				enc, err := r.dev.CreateCommandEncoder(nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				pass := enc.BeginComputePass(nil)
-				pass.SetPipeline(r.pipe)
-				pass.SetBindGroup(0, r.bg, nil)
-				pass.DispatchWorkgroups(1, 1, 1)
-				if err := pass.End(); err != nil {
-					b.Fatal(err)
-				}
-				pass.Release()
-				cmd, err := enc.Finish(nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				r.queue.Submit(cmd)
-				cmd.Release()
-				enc.Release()
+			if err := r.SubmitEach(launchesPerOp); err != nil {
+				b.Fatal(err)
 			}
-			r.dev.Poll(true, nil)
 		}
 		reportDispatches(b)
 	})
@@ -65,28 +45,9 @@ func BenchmarkDispatch(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			enc, err := r.dev.CreateCommandEncoder(nil)
-			if err != nil {
+			if err := r.OnePass(launchesPerOp); err != nil {
 				b.Fatal(err)
 			}
-			pass := enc.BeginComputePass(nil)
-			pass.SetPipeline(r.pipe)
-			pass.SetBindGroup(0, r.bg, nil)
-			for j := 0; j < launchesPerOp; j++ {
-				pass.DispatchWorkgroups(1, 1, 1)
-			}
-			if err := pass.End(); err != nil {
-				b.Fatal(err)
-			}
-			pass.Release()
-			cmd, err := enc.Finish(nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			r.queue.Submit(cmd)
-			cmd.Release()
-			enc.Release()
-			r.dev.Poll(true, nil)
 		}
 		reportDispatches(b)
 	})
@@ -120,71 +81,16 @@ func reportDispatches(b *testing.B) {
 	b.ReportMetric(float64(b.N)*launchesPerOp/b.Elapsed().Seconds(), "dispatches/s")
 }
 
-// rawDevice is go-webgpu used by hand, as a user without this package
-// would: one device, the inc kernel with an explicit layout, one buffer.
-type rawDevice struct {
-	inst    *gowgpu.Instance
-	adapter *gowgpu.Adapter
-	dev     *gowgpu.Device
-	queue   *gowgpu.Queue
-	pipe    *gowgpu.ComputePipeline
-	bg      *gowgpu.BindGroup
-}
-
-func newRawDevice(b *testing.B) *rawDevice {
+// newRawDevice opens go-webgpu by hand, as a user without this package
+// would, with the inc kernel bound to one buffer.
+func newRawDevice(b *testing.B) *rawwgpu.Device {
 	b.Helper()
 	openTestDevice(b) // skip or fail the same way when there is no adapter
-	r := &rawDevice{inst: gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: gowgpu.InstanceBackend_Primary})}
-	var err error
-	if r.adapter, err = r.inst.RequestAdapter(nil); err != nil {
-		b.Fatal(err)
-	}
-	if r.dev, err = r.adapter.RequestDevice(nil); err != nil {
-		b.Fatal(err)
-	}
-	r.queue = r.dev.GetQueue()
-	mod, err := r.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: incWGSL}})
+	r, err := rawwgpu.Open(incWGSL, 256)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer mod.Release()
-	bgl, err := r.dev.CreateBindGroupLayout(&gowgpu.BindGroupLayoutDescriptor{Entries: []gowgpu.BindGroupLayoutEntry{{
-		Binding: 0, Visibility: gowgpu.ShaderStage_Compute,
-		Buffer: gowgpu.BufferBindingLayout{Type: gowgpu.BufferBindingType_Storage},
-	}}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer bgl.Release()
-	pl, err := r.dev.CreatePipelineLayout(&gowgpu.PipelineLayoutDescriptor{BindGroupLayouts: []*gowgpu.BindGroupLayout{bgl}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer pl.Release()
-	if r.pipe, err = r.dev.CreateComputePipeline(&gowgpu.ComputePipelineDescriptor{
-		Layout: pl, Compute: gowgpu.ProgrammableStageDescriptor{Module: mod, EntryPoint: "main"},
-	}); err != nil {
-		b.Fatal(err)
-	}
-	buf, err := r.dev.CreateBuffer(&gowgpu.BufferDescriptor{Size: 256, Usage: gowgpu.BufferUsage_Storage})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer buf.Release() // the bind group keeps it alive
-	if r.bg, err = r.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Layout: bgl, Entries: []gowgpu.BindGroupEntry{{
-		Binding: 0, Buffer: buf, Size: 256,
-	}}}); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		r.dev.Poll(true, nil)
-		r.bg.Release()
-		r.pipe.Release()
-		r.queue.Release()
-		r.dev.Release()
-		r.adapter.Release()
-		r.inst.Release()
-	})
+	b.Cleanup(r.Release)
 	return r
 }
 

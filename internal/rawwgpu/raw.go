@@ -1,0 +1,160 @@
+//go:build cgo
+
+// Package rawwgpu is go-webgpu used by hand, as a program without streamgate
+// would: the baselines that benchmarks compare the wgpu service and the
+// client against.
+package rawwgpu
+
+import (
+	"fmt"
+
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+)
+
+// Device is one device with one compute kernel whose single storage buffer
+// (binding 0, read_write) is bound once. It is not safe for concurrent use.
+type Device struct {
+	inst    *gowgpu.Instance
+	adapter *gowgpu.Adapter
+	dev     *gowgpu.Device
+	queue   *gowgpu.Queue
+	pipe    *gowgpu.ComputePipeline
+	bg      *gowgpu.BindGroup
+}
+
+// Open opens the first adapter and builds wgsl's entry "main", with an
+// explicit layout of one read_write storage buffer of size bytes.
+func Open(wgsl string, size uint64) (r *Device, err error) {
+	r = &Device{inst: gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: gowgpu.InstanceBackend_Primary})}
+	defer func() {
+		if err != nil {
+			r.Release()
+			r = nil
+		}
+	}()
+	if r.adapter, err = r.inst.RequestAdapter(nil); err != nil {
+		return nil, fmt.Errorf("rawwgpu: no adapter: %w", err)
+	}
+	if r.dev, err = r.adapter.RequestDevice(nil); err != nil {
+		return nil, err
+	}
+	r.queue = r.dev.GetQueue()
+	mod, err := r.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: wgsl}})
+	if err != nil {
+		return nil, err
+	}
+	defer mod.Release()
+	bgl, err := r.dev.CreateBindGroupLayout(&gowgpu.BindGroupLayoutDescriptor{Entries: []gowgpu.BindGroupLayoutEntry{{
+		Binding: 0, Visibility: gowgpu.ShaderStage_Compute,
+		Buffer: gowgpu.BufferBindingLayout{Type: gowgpu.BufferBindingType_Storage},
+	}}})
+	if err != nil {
+		return nil, err
+	}
+	defer bgl.Release()
+	pl, err := r.dev.CreatePipelineLayout(&gowgpu.PipelineLayoutDescriptor{BindGroupLayouts: []*gowgpu.BindGroupLayout{bgl}})
+	if err != nil {
+		return nil, err
+	}
+	defer pl.Release()
+	if r.pipe, err = r.dev.CreateComputePipeline(&gowgpu.ComputePipelineDescriptor{
+		Layout: pl, Compute: gowgpu.ProgrammableStageDescriptor{Module: mod, EntryPoint: "main"},
+	}); err != nil {
+		return nil, err
+	}
+	buf, err := r.dev.CreateBuffer(&gowgpu.BufferDescriptor{Size: size, Usage: gowgpu.BufferUsage_Storage})
+	if err != nil {
+		return nil, err
+	}
+	defer buf.Release() // the bind group keeps it alive
+	if r.bg, err = r.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Layout: bgl, Entries: []gowgpu.BindGroupEntry{{
+		Binding: 0, Buffer: buf, Size: size,
+	}}}); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// SubmitEach records and submits n dispatches of one workgroup, each in its
+// own encoder, pass and submit — what users write by hand — then waits for
+// the GPU.
+func (r *Device) SubmitEach(n int) error {
+	for j := 0; j < n; j++ {
+		enc, err := r.dev.CreateCommandEncoder(nil)
+		if err != nil {
+			return err
+		}
+		pass := enc.BeginComputePass(nil)
+		pass.SetPipeline(r.pipe)
+		pass.SetBindGroup(0, r.bg, nil)
+		pass.DispatchWorkgroups(1, 1, 1)
+		err = pass.End()
+		pass.Release()
+		if err != nil {
+			enc.Release()
+			return err
+		}
+		cmd, err := enc.Finish(nil)
+		enc.Release()
+		if err != nil {
+			return err
+		}
+		r.queue.Submit(cmd)
+		cmd.Release()
+	}
+	r.dev.Poll(true, nil)
+	return nil
+}
+
+// OnePass records n dispatches of one workgroup in one pass and submits them
+// at once — the floor of the binding — then waits for the GPU.
+func (r *Device) OnePass(n int) error {
+	enc, err := r.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return err
+	}
+	defer enc.Release()
+	pass := enc.BeginComputePass(nil)
+	pass.SetPipeline(r.pipe)
+	pass.SetBindGroup(0, r.bg, nil)
+	for j := 0; j < n; j++ {
+		pass.DispatchWorkgroups(1, 1, 1)
+	}
+	err = pass.End()
+	pass.Release()
+	if err != nil {
+		return err
+	}
+	cmd, err := enc.Finish(nil)
+	if err != nil {
+		return err
+	}
+	r.queue.Submit(cmd)
+	cmd.Release()
+	r.dev.Poll(true, nil)
+	return nil
+}
+
+// Release releases every object, waiting for the GPU first.
+func (r *Device) Release() {
+	if r.dev != nil {
+		r.dev.Poll(true, nil)
+	}
+	if r.bg != nil {
+		r.bg.Release()
+	}
+	if r.pipe != nil {
+		r.pipe.Release()
+	}
+	if r.queue != nil {
+		r.queue.Release()
+	}
+	if r.dev != nil {
+		r.dev.Release()
+	}
+	if r.adapter != nil {
+		r.adapter.Release()
+	}
+	r.inst.Release()
+	*r = Device{}
+}
