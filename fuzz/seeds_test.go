@@ -126,7 +126,7 @@ var concurrentSeeds = map[string]fuzz.Program{
 }
 
 func sliceOp(k fuzz.SliceKind) fuzz.SliceOp { return fuzz.SliceOp{Kind: k} }
-func appendOp(xs ...int) fuzz.SliceOp     { return fuzz.SliceOp{Kind: fuzz.SliceAppend, Elems: xs} }
+func appendOp(xs ...int) fuzz.SliceOp       { return fuzz.SliceOp{Kind: fuzz.SliceAppend, Elems: xs} }
 func deleteOp(k fuzz.PredKind, a, b int) fuzz.SliceOp {
 	return fuzz.SliceOp{Kind: fuzz.SliceDelete, Pred: fuzz.Pred{Kind: k, A: a, B: b}}
 }
