@@ -2,6 +2,9 @@
 GO        ?= go
 TOOLS     := $(CURDIR)/.tools/bin
 FUZZTIME  ?= 60s
+FUZZSMOKE ?= 10s
+# The fuzz targets of ./fuzz, run one after another (go test fuzzes one at a time).
+FUZZTARGETS := FuzzRegistry FuzzLockfree FuzzConcurrent
 BENCHTIME ?= 1s
 # Packages that must build without cgo.
 PURE      := ./lockfree ./registry ./client ./tune ./internal/...
@@ -18,7 +21,7 @@ all: test
 deps:
 	@scripts/install-deps.sh
 
-test: deps lint unit
+test: deps lint unit fuzz-smoke
 
 lint:
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -36,8 +39,18 @@ unit:
 bench: deps
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
+# Plain go test (in unit) replays the committed corpora; these fuzz anew.
+fuzz-smoke:
+	@for t in $(FUZZTARGETS); do \
+		echo "== fuzz $$t for $(FUZZSMOKE)"; \
+		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZSMOKE) || exit 1; \
+	done
+
 fuzz:
-	@echo "fuzz targets arrive with the fuzz/ package"
+	@for t in $(FUZZTARGETS); do \
+		echo "== fuzz $$t for $(FUZZTIME)"; \
+		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) || exit 1; \
+	done
 
 demo: deps
 	@echo "make demo arrives with the streamgate command (cmd/streamgate); until then run make test"

@@ -3,6 +3,7 @@ module github.com/streamgate/streamgate
 go 1.26.0
 
 require (
+	github.com/anishathalye/porcupine v1.3.1
 	github.com/puzpuzpuz/xsync/v3 v3.5.1
 	github.com/rajveermalviya/go-webgpu/wgpu v0.17.1
 	github.com/schollz/progressbar/v3 v3.19.1

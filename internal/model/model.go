@@ -4,7 +4,14 @@
 // obviously right by reading it rather than fast.
 package model
 
-import "github.com/streamgate/streamgate/registry"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/streamgate/streamgate/registry"
+)
 
 // Override is one live override in the model.
 type Override struct {
@@ -70,4 +77,37 @@ func (m *Registry) SetProcessMode(p registry.ProcessMode) registry.ProcessMode {
 	prev := m.Process
 	m.Process = p
 	return prev
+}
+
+// Insert adds o as the newest override, under its own ID rather than one
+// Set picks: for checkers whose override ids come from the history they
+// replay. Later Sets take ids above o.ID. o.ID must not be live.
+func (m *Registry) Insert(o Override) {
+	m.Overrides = append(m.Overrides, o)
+	m.nextID = max(m.nextID, o.ID)
+}
+
+// Clone returns a copy of m that shares nothing mutable with it.
+func (m *Registry) Clone() *Registry {
+	c := *m
+	c.Overrides = slices.Clone(m.Overrides)
+	return &c
+}
+
+// Key returns a string that is equal for two models exactly when every read
+// (Mode, Resolve, Live, Process) and every later operation on them answers
+// the same: the process mode and each stream's live overrides, oldest
+// first, with the streams in a fixed order. How overrides of different
+// streams interleave does not matter, so it is not part of the key.
+func (m *Registry) Key() string {
+	byStream := slices.Clone(m.Overrides)
+	slices.SortStableFunc(byStream, func(a, b Override) int {
+		return cmp.Or(cmp.Compare(a.Stream.Service, b.Stream.Service), cmp.Compare(a.Stream.Stream, b.Stream.Stream))
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "process %v;", m.Process)
+	for _, o := range byStream {
+		fmt.Fprintf(&b, " %v:#%d=%v", o.Stream, o.ID, o.Mode)
+	}
+	return b.String()
 }

@@ -1,0 +1,237 @@
+package fuzz
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/streamgate/streamgate/registry"
+)
+
+// Kind is the kind of an [Op]: one method of [Registry] or [Override].
+type Kind uint8
+
+// The kinds of registry operations. There are exactly eight, so a decoder
+// reads a kind from the low three bits of a byte.
+const (
+	OpSet            Kind = iota // Set(Mode, Stream)
+	OpRelease                    // Release of a live override
+	OpReleaseAgain               // Release of an override already released
+	OpMode                       // Mode(Stream, Mode)
+	OpResolve                    // Resolve(Stream)
+	OpLive                       // Live(Mode)
+	OpSetProcessMode             // SetProcessMode(Process)
+	OpProcessMode                // ProcessMode()
+	numKinds
+)
+
+// Streams are the streams decoded ops use: two stream ids on each of two
+// services, so the same stream id appears on two services.
+var Streams = [4]registry.ServiceStream{
+	{Service: 1, Stream: 1},
+	{Service: 1, Stream: 2},
+	{Service: 2, Stream: 1},
+	{Service: 2, Stream: 2},
+}
+
+// Op is one call on a [Registry] or on an [Override] it returned. Which
+// fields mean something depends on Kind.
+type Op struct {
+	Kind Kind
+	// Mode is what Set sets, Mode's default, or the mode Live counts.
+	Mode registry.StreamMode
+	// Stream is the stream of Set, Mode and Resolve. In a [History] a
+	// Release carries the released override's stream and mode too.
+	Stream registry.ServiceStream
+	// Process is SetProcessMode's argument.
+	Process registry.ProcessMode
+	// Override names an override: for Set the one it creates, for Release
+	// the one released. In an [Ops] sequence it is the position of the
+	// override's Set among all Sets; in a [Program] among its goroutine's
+	// Sets; in a [History], a handle unique to the run.
+	Override int
+	// Shared marks a Release in a [Program] that releases an override set
+	// by any goroutine: at run time, the one at position Override modulo
+	// their number among all overrides set so far, in the order their Sets
+	// returned. Nothing is released when there are none yet.
+	Shared bool
+}
+
+// String formats op as the Go call it stands for, naming overrides o0, o1…
+func (op Op) String() string {
+	switch op.Kind {
+	case OpSet:
+		return fmt.Sprintf("o%d := Set(%v, %v)", op.Override, op.Mode, op.Stream)
+	case OpRelease:
+		if op.Shared {
+			return fmt.Sprintf("shared[%d].Release()", op.Override)
+		}
+		return fmt.Sprintf("o%d.Release()", op.Override)
+	case OpReleaseAgain:
+		return fmt.Sprintf("o%d.Release() // again", op.Override)
+	case OpMode:
+		return fmt.Sprintf("Mode(%v, %v)", op.Stream, op.Mode)
+	case OpResolve:
+		return fmt.Sprintf("Resolve(%v)", op.Stream)
+	case OpLive:
+		return fmt.Sprintf("Live(%v)", op.Mode)
+	case OpSetProcessMode:
+		return fmt.Sprintf("SetProcessMode(%v)", op.Process)
+	case OpProcessMode:
+		return "ProcessMode()"
+	}
+	return fmt.Sprintf("Op{Kind: %d}", op.Kind)
+}
+
+// Ops is a sequence of operations on one registry, run in order.
+type Ops []Op
+
+// String lists the ops one a line, numbered from 0.
+func (ops Ops) String() string {
+	var b strings.Builder
+	for i, op := range ops {
+		fmt.Fprintf(&b, "%3d  %v\n", i, op)
+	}
+	return b.String()
+}
+
+// overrides tracks, while decoding or encoding one goroutine's ops, which of
+// its overrides are live and which released.
+type overrides struct {
+	n        int   // Sets so far
+	live     []int // live overrides, by Set position, oldest first
+	released []int // released overrides, in release order
+}
+
+func (o *overrides) set() int {
+	o.n++
+	o.live = append(o.live, o.n-1)
+	return o.n - 1
+}
+
+func (o *overrides) release(i int) {
+	for j, x := range o.live {
+		if x == i {
+			o.live = append(o.live[:j:j], o.live[j+1:]...)
+			o.released = append(o.released, i)
+			return
+		}
+	}
+}
+
+// decodeOp decodes the op with kind byte k and argument byte a, tracking
+// the goroutine's overrides in o. It reports false for a Release with
+// nothing to release: such bytes decode to no op.
+func decodeOp(k, a byte, o *overrides, shared bool) (Op, bool) {
+	op := Op{Kind: Kind(k & 7)}
+	switch op.Kind {
+	case OpSet:
+		op.Stream = Streams[a&3]
+		op.Mode = registry.StreamMode(a >> 2 & 1)
+		op.Override = o.set()
+	case OpRelease:
+		if shared {
+			op.Shared = true
+			op.Override = int(a)
+			break
+		}
+		if len(o.live) == 0 {
+			return op, false
+		}
+		op.Override = o.live[int(a)%len(o.live)]
+		o.release(op.Override)
+	case OpReleaseAgain:
+		if len(o.released) == 0 {
+			return op, false
+		}
+		op.Override = o.released[int(a)%len(o.released)]
+	case OpMode:
+		op.Stream = Streams[a&3]
+		op.Mode = registry.StreamMode(a >> 2 & 1)
+	case OpResolve:
+		op.Stream = Streams[a&3]
+	case OpLive:
+		op.Mode = registry.StreamMode(a & 1)
+	case OpSetProcessMode:
+		op.Process = registry.ProcessMode(a % 3)
+	case OpProcessMode:
+	}
+	return op, true
+}
+
+// encodeOp returns the kind and argument bytes that decodeOp turns into op,
+// updating o as decodeOp would. It panics if op cannot be decoded from any
+// bytes in o's state (a Release of an override that is not live, say).
+func encodeOp(op Op, o *overrides) (k, a byte) {
+	k = byte(op.Kind)
+	switch op.Kind {
+	case OpSet:
+		a = byte(streamIndex(op.Stream)) | byte(op.Mode)<<2
+		if i := o.set(); i != op.Override {
+			panic(fmt.Sprintf("fuzz: encoding %v: the next override is o%d", op, i))
+		}
+	case OpRelease:
+		if op.Shared {
+			return k, byte(op.Override)
+		}
+		a = byte(position(o.live, op.Override, op))
+		o.release(op.Override)
+	case OpReleaseAgain:
+		a = byte(position(o.released, op.Override, op))
+	case OpMode:
+		a = byte(streamIndex(op.Stream)) | byte(op.Mode)<<2
+	case OpResolve:
+		a = byte(streamIndex(op.Stream))
+	case OpLive:
+		a = byte(op.Mode)
+	case OpSetProcessMode:
+		a = byte(op.Process)
+	}
+	return k, a
+}
+
+func position(list []int, x int, op Op) int {
+	for i, y := range list {
+		if y == x {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("fuzz: cannot encode %v here", op))
+}
+
+func streamIndex(s registry.ServiceStream) int {
+	for i, t := range Streams {
+		if t == s {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("fuzz: stream %v is not one of Streams", s))
+}
+
+// DecodeOps decodes data into a sequence of ops on one registry, two bytes
+// an op: a kind (its low three bits) and an argument. A Release picks a
+// live override, any of them, and a ReleaseAgain one already released; one
+// with none to pick decodes to nothing. A trailing odd byte is ignored.
+// Every byte string decodes to something, the empty one to no ops.
+func DecodeOps(data []byte) Ops {
+	var ops Ops
+	var o overrides
+	for i := 0; i+1 < len(data); i += 2 {
+		if op, ok := decodeOp(data[i], data[i+1], &o, false); ok {
+			ops = append(ops, op)
+		}
+	}
+	return ops
+}
+
+// EncodeOps returns bytes that [DecodeOps] decodes to ops: the way seed
+// corpora are written. It panics if no bytes decode to ops, for instance
+// when a Release names an override that is not live.
+func EncodeOps(ops Ops) []byte {
+	var data []byte
+	var o overrides
+	for _, op := range ops {
+		k, a := encodeOp(op, &o)
+		data = append(data, k, a)
+	}
+	return data
+}

@@ -1,0 +1,86 @@
+package fuzz
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxGoroutineOps caps the ops of one goroutine in a decoded [Program], so
+// that checking its history stays fast whatever the fuzzer feeds.
+const MaxGoroutineOps = 12
+
+// Program is what each of several goroutines does to one registry: one
+// [Ops] sequence per goroutine. A Release that is not Shared names an
+// override by its position among its own goroutine's Sets.
+type Program []Ops
+
+// String lists each goroutine's ops.
+func (p Program) String() string {
+	var b strings.Builder
+	for g, ops := range p {
+		fmt.Fprintf(&b, "goroutine %d:\n", g)
+		for _, op := range ops {
+			fmt.Fprintf(&b, "\t%v\n", op)
+		}
+	}
+	return b.String()
+}
+
+// DecodeProgram decodes data into a program of two to four goroutines. The
+// first byte picks how many (2 + data[0]%3); each further pair of bytes is
+// one op, decoded as in [DecodeOps], with the goroutine it belongs to in
+// bits 3 to 6 of its kind byte (modulo the number of goroutines) and, for a
+// Release, bit 7 set for a Shared one. Ops past [MaxGoroutineOps] for their
+// goroutine are dropped.
+func DecodeProgram(data []byte) Program {
+	n := 2
+	if len(data) > 0 {
+		n += int(data[0] % 3)
+		data = data[1:]
+	}
+	p := make(Program, n)
+	o := make([]overrides, n)
+	for i := 0; i+1 < len(data); i += 2 {
+		k, a := data[i], data[i+1]
+		g := int(k>>3&15) % n
+		if len(p[g]) >= MaxGoroutineOps {
+			continue
+		}
+		if op, ok := decodeOp(k, a, &o[g], k&0x80 != 0); ok {
+			p[g] = append(p[g], op)
+		}
+	}
+	return p
+}
+
+// EncodeProgram returns bytes that [DecodeProgram] decodes to p, which must
+// have two to four goroutines of at most [MaxGoroutineOps] ops each. It
+// panics when no bytes decode to p.
+func EncodeProgram(p Program) []byte {
+	if len(p) < 2 || len(p) > 4 {
+		panic(fmt.Sprintf("fuzz: cannot encode a program of %d goroutines", len(p)))
+	}
+	data := []byte{byte(len(p) - 2)}
+	o := make([]overrides, len(p))
+	for i := 0; ; i++ {
+		done := true
+		for g, ops := range p {
+			if i >= len(ops) {
+				continue
+			}
+			if i >= MaxGoroutineOps {
+				panic(fmt.Sprintf("fuzz: goroutine %d has more than %d ops", g, MaxGoroutineOps))
+			}
+			done = false
+			k, a := encodeOp(ops[i], &o[g])
+			k |= byte(g) << 3
+			if ops[i].Shared {
+				k |= 0x80
+			}
+			data = append(data, k, a)
+		}
+		if done {
+			return data
+		}
+	}
+}

@@ -1,0 +1,216 @@
+package fuzz_test
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/streamgate/streamgate/fuzz"
+	"github.com/streamgate/streamgate/registry"
+)
+
+var updateSeeds = flag.Bool("update-seeds", false, "rewrite the seed corpora under testdata/fuzz from the scenarios in seeds_test.go")
+
+const (
+	E = registry.Execute
+	D = registry.Discard
+)
+
+var (
+	s11 = fuzz.Streams[0] // 1/1
+	s12 = fuzz.Streams[1] // 1/2
+	s21 = fuzz.Streams[2] // 2/1: stream 1 again, on service 2
+)
+
+// Builders for readable scenarios. Overrides are named by their Set's
+// position (among all Sets in Ops, among the goroutine's in a Program).
+func set(i int, m registry.StreamMode, s registry.ServiceStream) fuzz.Op {
+	return fuzz.Op{Kind: fuzz.OpSet, Mode: m, Stream: s, Override: i}
+}
+func rel(i int) fuzz.Op       { return fuzz.Op{Kind: fuzz.OpRelease, Override: i} }
+func again(i int) fuzz.Op     { return fuzz.Op{Kind: fuzz.OpReleaseAgain, Override: i} }
+func relShared(i int) fuzz.Op { return fuzz.Op{Kind: fuzz.OpRelease, Override: i, Shared: true} }
+func mode(s registry.ServiceStream, def registry.StreamMode) fuzz.Op {
+	return fuzz.Op{Kind: fuzz.OpMode, Stream: s, Mode: def}
+}
+func resolve(s registry.ServiceStream) fuzz.Op { return fuzz.Op{Kind: fuzz.OpResolve, Stream: s} }
+func live(m registry.StreamMode) fuzz.Op       { return fuzz.Op{Kind: fuzz.OpLive, Mode: m} }
+func setProcess(p registry.ProcessMode) fuzz.Op {
+	return fuzz.Op{Kind: fuzz.OpSetProcessMode, Process: p}
+}
+func process() fuzz.Op { return fuzz.Op{Kind: fuzz.OpProcessMode} }
+
+// reads of s under both defaults.
+func reads(s registry.ServiceStream) []fuzz.Op { return []fuzz.Op{mode(s, E), mode(s, D)} }
+
+func seq(parts ...any) fuzz.Ops {
+	var ops fuzz.Ops
+	for _, p := range parts {
+		switch p := p.(type) {
+		case fuzz.Op:
+			ops = append(ops, p)
+		case []fuzz.Op:
+			ops = append(ops, p...)
+		default:
+			panic(fmt.Sprintf("seq: %T", p))
+		}
+	}
+	return ops
+}
+
+// nested sets three overrides on s11, Execute/Discard/Execute, then
+// releases them in order.
+func nested(order ...int) fuzz.Ops {
+	ops := seq(set(0, E, s11), reads(s11), set(1, D, s11), reads(s11), set(2, E, s11), reads(s11), live(E), live(D))
+	for _, i := range order {
+		ops = append(ops, seq(rel(i), reads(s11), live(E), live(D))...)
+	}
+	return ops
+}
+
+// registrySeeds are the FuzzRegistry seeds, by file name.
+var registrySeeds = map[string]fuzz.Ops{
+	"nested-release-oldest-first": nested(0, 1, 2),
+	"nested-release-newest-first": nested(2, 1, 0),
+	"nested-release-middle-first": nested(1, 2, 0),
+	"nested-release-middle-last":  nested(0, 2, 1),
+	// The inner override sets the default (Discard) inside one that sets
+	// the opposite: the fast path must not answer while the outer lives.
+	"default-nested-inside-opposite": seq(set(0, E, s11), set(1, D, s11), reads(s11), live(E), live(D),
+		rel(1), reads(s11), rel(0), reads(s11)),
+	"opposite-nested-inside-default": seq(set(0, D, s11), set(1, E, s11), reads(s11),
+		rel(0), reads(s11), rel(1), reads(s11)),
+	"same-stream-two-services": seq(set(0, E, s11), reads(s21), set(1, D, s21), reads(s11), reads(s21),
+		rel(0), reads(s21), reads(s11), rel(1), reads(s21)),
+	"double-release": seq(set(0, E, s11), set(1, E, s11), rel(1), again(1), reads(s11), live(E),
+		rel(0), again(0), again(1), reads(s11), live(E)),
+	"process-mode": seq(resolve(s11), setProcess(registry.ProcessCompile), resolve(s11), set(0, E, s11),
+		resolve(s11), resolve(s12), setProcess(registry.ProcessCompileAndAutotune), process(), resolve(s11),
+		setProcess(registry.ProcessCompileAndAutotune), rel(0), resolve(s11), setProcess(registry.ProcessExecute), resolve(s11)),
+}
+
+// concurrentSeeds are the FuzzConcurrent seeds, by file name.
+var concurrentSeeds = map[string]fuzz.Program{
+	// Two goroutines nest overrides on one stream and release them in
+	// different orders while a third reads.
+	"nested-one-stream": {
+		{set(0, E, s11), set(1, D, s11), set(2, E, s11), rel(0), rel(1), rel(2)},
+		{set(0, D, s11), set(1, E, s11), rel(1), mode(s11, D), rel(0), mode(s11, E)},
+		{mode(s11, D), mode(s11, E), live(E), mode(s11, D), live(D), mode(s11, D)},
+	},
+	"default-nested-inside-opposite": {
+		{set(0, E, s11), set(1, D, s11), mode(s11, D), rel(1), mode(s11, D), rel(0)},
+		{mode(s11, D), mode(s11, D), mode(s11, D), mode(s11, D)},
+	},
+	"same-stream-two-services": {
+		{set(0, E, s11), mode(s21, D), rel(0), mode(s21, D)},
+		{set(0, E, s21), mode(s11, D), rel(0), mode(s11, D)},
+		{mode(s11, D), mode(s21, D), live(E), mode(s11, D), mode(s21, D)},
+	},
+	"process-mode-and-resolve": {
+		{setProcess(registry.ProcessCompile), resolve(s11), setProcess(registry.ProcessExecute), process()},
+		{set(0, E, s11), resolve(s11), resolve(s12), rel(0), resolve(s11)},
+		{setProcess(registry.ProcessCompileAndAutotune), resolve(s12), process(), resolve(s11)},
+	},
+	"release-from-other-goroutines": {
+		{set(0, E, s11), set(1, D, s12), set(2, E, s21), mode(s11, D), rel(0), again(0)},
+		{relShared(0), relShared(1), mode(s11, D), relShared(2), live(E)},
+		{relShared(2), mode(s12, E), relShared(0), live(D)},
+		{mode(s21, D), live(E), mode(s11, D), mode(s12, E)},
+	},
+}
+
+func sliceOp(k fuzz.SliceKind) fuzz.SliceOp { return fuzz.SliceOp{Kind: k} }
+func appendOp(xs ...int) fuzz.SliceOp       { return fuzz.SliceOp{Kind: fuzz.SliceAppend, Elems: xs} }
+func deleteOp(k fuzz.PredKind, a, b int) fuzz.SliceOp {
+	return fuzz.SliceOp{Kind: fuzz.SliceDelete, Pred: fuzz.Pred{Kind: k, A: a, B: b}}
+}
+
+// sliceSeeds are the FuzzLockfree seeds, by file name.
+var sliceSeeds = map[string]fuzz.SliceOps{
+	"append-delete-snapshots": {sliceOp(fuzz.SliceLoad), appendOp(1, 2, 3), sliceOp(fuzz.SliceLoad), appendOp(4),
+		deleteOp(fuzz.PredMod, 2, 0), sliceOp(fuzz.SliceLoad), deleteOp(fuzz.PredEqual, 7, 0), sliceOp(fuzz.SliceLen)},
+	"delete-all-then-append": {appendOp(5, 5, 5), deleteOp(fuzz.PredEqual, 5, 0), sliceOp(fuzz.SliceLoad),
+		appendOp(), appendOp(0), deleteOp(fuzz.PredAll, 0, 0), deleteOp(fuzz.PredNone, 0, 0), sliceOp(fuzz.SliceLen)},
+	"delete-first-middle-last": {appendOp(1, 2, 3), appendOp(4, 5, 6), sliceOp(fuzz.SliceLoad),
+		deleteOp(fuzz.PredEqual, 1, 0), deleteOp(fuzz.PredEqual, 4, 0), deleteOp(fuzz.PredEqual, 6, 0), deleteOp(fuzz.PredLess, 3, 0)},
+}
+
+// corpusFile is a Go fuzz corpus file holding data.
+func corpusFile(data []byte) []byte {
+	return []byte("go test fuzz v1\n[]byte(" + strconv.Quote(string(data)) + ")\n")
+}
+
+// readCorpusFile returns the []byte value of a one-value corpus file.
+func readCorpusFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, ok := strings.CutPrefix(string(b), "go test fuzz v1\n[]byte(")
+	body, ok2 := strings.CutSuffix(strings.TrimSpace(body), ")")
+	if !ok || !ok2 {
+		t.Fatalf("%s: not a one-[]byte corpus file", path)
+	}
+	s, err := strconv.Unquote(body)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return []byte(s)
+}
+
+// TestSeedCorpus checks that every scenario above is committed as a corpus
+// file that decodes back to it (run with -update-seeds to rewrite them).
+// `go test` replays those files through the fuzz targets.
+func TestSeedCorpus(t *testing.T) {
+	type seed struct {
+		data []byte
+		text string // what the data must decode to
+	}
+	targets := map[string]map[string]seed{"FuzzRegistry": {}, "FuzzConcurrent": {}, "FuzzLockfree": {}}
+	for name, ops := range registrySeeds {
+		targets["FuzzRegistry"][name] = seed{fuzz.EncodeOps(ops), ops.String()}
+	}
+	for name, p := range concurrentSeeds {
+		targets["FuzzConcurrent"][name] = seed{fuzz.EncodeProgram(p), p.String()}
+	}
+	for name, ops := range sliceSeeds {
+		targets["FuzzLockfree"][name] = seed{fuzz.EncodeSliceOps(ops), ops.String()}
+	}
+	for target, seeds := range targets {
+		for name, sd := range seeds {
+			t.Run(target+"/"+name, func(t *testing.T) {
+				var got string
+				switch target {
+				case "FuzzRegistry":
+					got = fuzz.DecodeOps(sd.data).String()
+				case "FuzzConcurrent":
+					got = fuzz.DecodeProgram(sd.data).String()
+				case "FuzzLockfree":
+					got = fuzz.DecodeSliceOps(sd.data).String()
+				}
+				if got != sd.text {
+					t.Fatalf("the encoding decodes to\n%vwant\n%v", got, sd.text)
+				}
+				path := filepath.Join("testdata", "fuzz", target, name)
+				if *updateSeeds {
+					if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(path, corpusFile(sd.data), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if data := readCorpusFile(t, path); !bytes.Equal(data, sd.data) {
+					t.Errorf("%s holds %q, want %q (run go test ./fuzz -run TestSeedCorpus -update-seeds)", path, data, sd.data)
+				}
+			})
+		}
+	}
+}

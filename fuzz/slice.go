@@ -1,0 +1,230 @@
+package fuzz
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/streamgate/streamgate/lockfree"
+)
+
+// SliceKind is the kind of a [SliceOp].
+type SliceKind uint8
+
+// The kinds of lockfree.Slice operations.
+const (
+	SliceAppend SliceKind = iota // Append(Elems...)
+	SliceDelete                  // DeleteFunc(Pred)
+	SliceLoad                    // Load(), kept as a snapshot
+	SliceLen                     // Len()
+)
+
+// PredKind is the kind of a [Pred].
+type PredKind uint8
+
+// The predicates DeleteFunc is given.
+const (
+	PredEqual PredKind = iota // x == A
+	PredMod                   // x%A == B
+	PredLess                  // x < A
+	PredNone                  // false
+	PredAll                   // true
+)
+
+// Pred is a side-effect-free predicate on small ints, with a readable
+// String.
+type Pred struct {
+	Kind PredKind
+	A, B int
+}
+
+// Match reports whether x satisfies p.
+func (p Pred) Match(x int) bool {
+	switch p.Kind {
+	case PredEqual:
+		return x == p.A
+	case PredMod:
+		return x%p.A == p.B
+	case PredLess:
+		return x < p.A
+	case PredAll:
+		return true
+	}
+	return false
+}
+
+func (p Pred) String() string {
+	switch p.Kind {
+	case PredEqual:
+		return fmt.Sprintf("x == %d", p.A)
+	case PredMod:
+		return fmt.Sprintf("x%%%d == %d", p.A, p.B)
+	case PredLess:
+		return fmt.Sprintf("x < %d", p.A)
+	case PredAll:
+		return "true"
+	}
+	return "false"
+}
+
+// SliceOp is one call on a lockfree.Slice[int].
+type SliceOp struct {
+	Kind  SliceKind
+	Elems []int // Append's arguments
+	Pred  Pred  // DeleteFunc's predicate
+}
+
+func (op SliceOp) String() string {
+	switch op.Kind {
+	case SliceAppend:
+		s := fmt.Sprint(op.Elems)
+		return "Append(" + strings.ReplaceAll(s[1:len(s)-1], " ", ", ") + ")"
+	case SliceDelete:
+		return fmt.Sprintf("DeleteFunc(func(x int) bool { return %v })", op.Pred)
+	case SliceLoad:
+		return "Load()"
+	case SliceLen:
+		return "Len()"
+	}
+	return fmt.Sprintf("SliceOp{Kind: %d}", op.Kind)
+}
+
+// SliceOps is a sequence of ops on one lockfree.Slice[int].
+type SliceOps []SliceOp
+
+// String lists the ops one a line, numbered from 0.
+func (ops SliceOps) String() string {
+	var b strings.Builder
+	for i, op := range ops {
+		fmt.Fprintf(&b, "%3d  %v\n", i, op)
+	}
+	return b.String()
+}
+
+// DecodeSliceOps decodes data into slice ops. Each op starts with a byte
+// whose low two bits are its kind. Append takes (byte>>2)%4 elements, one
+// byte each, modulo 8 (small values, so deletes hit); DeleteFunc takes one
+// byte: the predicate kind modulo 5 in its low three bits, A and B above
+// them. Every byte string decodes to something; a truncated op is dropped.
+func DecodeSliceOps(data []byte) SliceOps {
+	var ops SliceOps
+	for len(data) > 0 {
+		b := data[0]
+		data = data[1:]
+		op := SliceOp{Kind: SliceKind(b & 3)}
+		switch op.Kind {
+		case SliceAppend:
+			n := int(b>>2) % 4
+			if len(data) < n {
+				return ops
+			}
+			op.Elems = make([]int, n)
+			for i := range op.Elems {
+				op.Elems[i] = int(data[i] % 8)
+			}
+			data = data[n:]
+		case SliceDelete:
+			if len(data) < 1 {
+				return ops
+			}
+			p := data[0]
+			data = data[1:]
+			op.Pred = Pred{Kind: PredKind(p & 7 % 5), A: int(p>>3&7) % 8}
+			if op.Pred.Kind == PredMod {
+				op.Pred.A = 1 + int(p>>3&3)       // 1…4
+				op.Pred.B = int(p>>5) % op.Pred.A // 0…A-1
+			}
+		}
+		ops = append(ops, op)
+	}
+	return ops
+}
+
+// EncodeSliceOps returns bytes that [DecodeSliceOps] decodes to ops. It
+// panics when there are none, for instance for an element outside 0…7.
+func EncodeSliceOps(ops SliceOps) []byte {
+	var data []byte
+	for _, op := range ops {
+		switch op.Kind {
+		case SliceAppend:
+			if len(op.Elems) > 3 {
+				panic("fuzz: Append of more than 3 elements")
+			}
+			data = append(data, byte(len(op.Elems))<<2)
+			for _, x := range op.Elems {
+				if x < 0 || x > 7 {
+					panic(fmt.Sprintf("fuzz: element %d outside 0…7", x))
+				}
+				data = append(data, byte(x))
+			}
+		case SliceDelete:
+			p := op.Pred
+			a := byte(p.Kind)
+			switch p.Kind {
+			case PredMod:
+				a |= byte(p.A-1)<<3 | byte(p.B)<<5
+			case PredEqual, PredLess:
+				a |= byte(p.A) << 3
+			}
+			data = append(data, byte(op.Kind), a)
+		default:
+			data = append(data, byte(op.Kind))
+		}
+	}
+	if !slices.EqualFunc(DecodeSliceOps(data), ops, func(a, b SliceOp) bool { return a.String() == b.String() }) {
+		panic(fmt.Sprintf("fuzz: cannot encode\n%v", ops))
+	}
+	return data
+}
+
+// maxSnapshots caps the snapshots RunSlice keeps checking, so that a long
+// input costs linear time.
+const maxSnapshots = 16
+
+// RunSlice applies ops to a new lockfree.Slice[int] and to a plain slice,
+// and returns an error describing the first difference, or nil. After every
+// op it compares Load and Len, and checks that every snapshot an earlier
+// Load returned still holds what it held then.
+func RunSlice(ops SliceOps) error {
+	var s lockfree.Slice[int]
+	var want []int
+	type snapshot struct{ got, was []int }
+	var snaps []snapshot
+	fail := func(i int, format string, args ...any) error {
+		return fmt.Errorf("after op %d (%v): %s\nops:\n%v", i, ops[i], fmt.Sprintf(format, args...), ops)
+	}
+	for i, op := range ops {
+		switch op.Kind {
+		case SliceAppend:
+			s.Append(op.Elems...)
+			want = append(want, op.Elems...)
+		case SliceDelete:
+			n := s.DeleteFunc(op.Pred.Match)
+			before := len(want)
+			want = slices.DeleteFunc(want, op.Pred.Match)
+			if n != before-len(want) {
+				return fail(i, "DeleteFunc = %d, want %d", n, before-len(want))
+			}
+		case SliceLoad:
+			if got := s.Load(); len(snaps) < maxSnapshots {
+				snaps = append(snaps, snapshot{got, slices.Clone(got)})
+			}
+		case SliceLen:
+			if got := s.Len(); got != len(want) {
+				return fail(i, "Len() = %d, want %d", got, len(want))
+			}
+		}
+		if got := s.Load(); !slices.Equal(got, want) {
+			return fail(i, "Load() = %v, want %v", got, want)
+		}
+		if got := s.Len(); got != len(want) {
+			return fail(i, "Len() = %d, want %d", got, len(want))
+		}
+		for j, sn := range snaps {
+			if !slices.Equal(sn.got, sn.was) {
+				return fail(i, "snapshot %d changed: %v, was %v", j, sn.got, sn.was)
+			}
+		}
+	}
+	return nil
+}
