@@ -60,7 +60,6 @@ func (h History) String() string {
 // handle is an override a session set, with what the history needs of it.
 type handle struct {
 	o      Override
-	claim  atomic.Int32 // 1 + the goroutine that released it first; 0 before
 	id     int
 	mode   registry.StreamMode
 	stream registry.ServiceStream
@@ -73,18 +72,6 @@ type handle struct {
 // time order between calls (including the order that synchronization
 // between goroutines imposes) shows in the timestamps.
 type Session struct {
-	// RacingReleases lets two goroutines release the same override at
-	// once. Off, a goroutine releases (and releases again) only overrides
-	// no other goroutine released before: the first goroutine to release
-	// an override claims it, and a Release by another of a claimed override
-	// does nothing and records nothing. Releases from any goroutine still
-	// happen, but never two of one override concurrently, since
-	// *registry.Registry is not linearizable then (issue 3: a Release that
-	// loses the race returns before the override is gone; see
-	// TestIssue3RacingReleaseReturnsEarly in package registry). Set it
-	// before the first Do.
-	RacingReleases bool
-
 	r     Registry
 	clock atomic.Int64            // logical time; each read advances it
 	ids   atomic.Int64            // the last handle id given out
@@ -120,9 +107,6 @@ func (s *Session) Do(g int, op Op) {
 			h = all[op.Override%len(all)]
 		} else {
 			h = s.own[g][op.Override]
-		}
-		if !s.RacingReleases && !h.claim.CompareAndSwap(0, int32(g)+1) && h.claim.Load() != int32(g)+1 {
-			return // another goroutine's to release
 		}
 		c.Op.Override, c.Op.Mode, c.Op.Stream = h.id, h.mode, h.stream
 	}
@@ -186,17 +170,11 @@ func (s *Session) ReleaseAll() {
 
 // Run runs p on r, one goroutine per entry of p, all started together and
 // yielding the processor between ops so that their calls interleave, and
-// returns the history. Two goroutines never release one override at once
-// (see [Session.RacingReleases]). Afterwards Run releases every override
+// returns the history. Goroutines may release one override at once.
+// Afterwards Run releases every override
 // (unrecorded), so r has no live override when it returns.
-func Run(r Registry, p Program) History { return run(r, p, false) }
-
-// RunRacing is [Run] with [Session.RacingReleases] on.
-func RunRacing(r Registry, p Program) History { return run(r, p, true) }
-
-func run(r Registry, p Program, racing bool) History {
+func Run(r Registry, p Program) History {
 	s := NewSession(r, len(p))
-	s.RacingReleases = racing
 	start := make(chan struct{})
 	var wg sync.WaitGroup
 	for g, ops := range p {

@@ -1,9 +1,6 @@
 package registry
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // TestIssue3RacingReleaseReturnsEarly: Release is not linearizable when two
 // goroutines release the same override at once. Release marks the override
@@ -18,14 +15,10 @@ import (
 // Release returns, and a Live that starts after that still counts o5.
 //
 // The test replays that interleaving deterministically by doing the first
-// Release's first step by hand. It fails until the bug is fixed, so it runs
-// only with STREAMGATE_KNOWN_BUGS=1. One fix: every Release call removes
-// the entry (remove is idempotent: a miss publishes nothing), and only the
-// first also stops the cleanup.
+// Release's first step by hand. The fix: every Release call removes the
+// entry (remove is idempotent: a miss publishes nothing), and only the first
+// also stops the cleanup.
 func TestIssue3RacingReleaseReturnsEarly(t *testing.T) {
-	if os.Getenv("STREAMGATE_KNOWN_BUGS") != "1" {
-		t.Skip("known bug (issue 3): set STREAMGATE_KNOWN_BUGS=1 to run")
-	}
 	r := New()
 	s := ServiceStream{Service: 1, Stream: 1}
 	o := r.Set(Execute, s)

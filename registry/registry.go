@@ -85,10 +85,12 @@ func releaseLeaked(l leakedOverride) {
 // remaining override sets, or the default. It is idempotent and may be
 // called from any goroutine.
 func (o *Override) Release() {
-	if !o.released.CompareAndSwap(false, true) {
-		return
+	if o.released.CompareAndSwap(false, true) {
+		o.cleanup.Stop()
 	}
-	o.cleanup.Stop()
+	// Every call removes the entry, not only the first: a Release that
+	// loses the race above must not return while the winner has yet to
+	// remove it (issue 3). When the entry is gone, remove publishes nothing.
 	o.r.remove(o.id)
 }
 
