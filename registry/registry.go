@@ -132,10 +132,15 @@ func (r *Registry) Mode(s ServiceStream, def StreamMode) StreamMode {
 	if def > Discard {
 		panic(invalidStreamMode(def))
 	}
-	if m, ok := sn.newest[s]; ok {
-		return m
+	// The index lookup, written out here rather than called: a call would
+	// cost Mode its inlining.
+	for i := (uint64(s.Stream) ^ uint64(s.Service)<<40) * hashMul >> sn.shift; ; i++ {
+		if sl := &sn.index[i]; !sl.used {
+			return def
+		} else if sl.stream == s {
+			return sl.mode
+		}
 	}
-	return def
 }
 
 // Resolve returns s's mode under the current process mode:
@@ -145,10 +150,13 @@ func (r *Registry) Resolve(s ServiceStream) StreamMode {
 	if sn.quiet>>sn.def&1 != 0 {
 		return sn.def
 	}
-	if m, ok := sn.newest[s]; ok {
-		return m
+	for i := hash(s) >> sn.shift; ; i++ { // as in Mode
+		if sl := &sn.index[i]; !sl.used {
+			return sn.def
+		} else if sl.stream == s {
+			return sl.mode
+		}
 	}
-	return sn.def
 }
 
 // Live returns how many live overrides set mode. It panics if mode is

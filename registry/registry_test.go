@@ -61,6 +61,7 @@ func TestRegistryRules(t *testing.T) {
 		{"release twice does nothing", []step{set(E, s1), set(E, s1), rel(1), rel(1), want(s1, D, E), rel(0), rel(0), want(s1, D, D)}},
 		{"streams are separate", []step{set(E, s1), want(s2, D, D), want(s1, D, E)}},
 		{"services are separate", []step{set(E, s1), want(s1b, D, D), set(D, s1b), want(s1, E, E), want(s1b, E, D)}},
+		{"the zero stream is a stream", []step{set(E, s1), want(registry.ServiceStream{}, D, D), set(E, registry.ServiceStream{}), want(registry.ServiceStream{}, D, E), want(s1b, D, D)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

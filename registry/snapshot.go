@@ -1,14 +1,30 @@
 package registry
 
-// inlineEntries is how many live overrides a snapshot holds inside itself
-// rather than in a slice of their own.
-const inlineEntries = 8
+import "math/bits"
+
+const (
+	// inlineEntries is how many live overrides a snapshot holds inside
+	// itself, index included, so that a write under that many is one
+	// allocation.
+	inlineEntries = 16
+	// inlineHome is the number of home slots of an inline index: a power of
+	// two, at least twice inlineEntries, so probe sequences stay short.
+	inlineHome = 32
+)
 
 // entry is one live override.
 type entry struct {
 	id     uint64
 	stream ServiceStream
 	mode   StreamMode
+}
+
+// slot is one slot of a snapshot's index: a stream with a live override and
+// the mode its newest live override sets.
+type slot struct {
+	stream ServiceStream
+	mode   StreamMode
+	used   bool // false: an empty slot, which ends a probe
 }
 
 // snapshot is the registry's whole state at one instant: the live overrides,
@@ -22,14 +38,19 @@ type snapshot struct {
 	// def is process.StreamMode().
 	def     StreamMode
 	process ProcessMode
+	shift   uint8    // 64 - log2(home slots): hash(s)>>shift is s's home slot
 	live    [2]int32 // live overrides setting each mode, by StreamMode
 	nextID  uint64   // the id the next override takes; above every entry's
-	// newest maps each stream with a live override to the mode its newest
-	// live override sets; nil when none is live. Built at write time so a
-	// read never scans the entries.
-	newest  map[ServiceStream]StreamMode
-	entries []entry // live overrides, oldest first (so in id order); may alias inline
-	inline  [inlineEntries]entry
+	// index maps each stream with a live override to the mode its newest
+	// live override sets: an open-addressed table with linear probing, built
+	// at write time so a read never scans the entries. It has a power of two
+	// home slots, at least twice the entries, followed by one overflow slot
+	// per entry, so a probe never wraps around and always ends at an empty
+	// slot. Nil when no override is live; may alias inlineIndex.
+	index       []slot
+	entries     []entry // live overrides, oldest first (so in id order); may alias inline
+	inline      [inlineEntries]entry
+	inlineIndex [inlineHome + inlineEntries]slot
 }
 
 // emptySnapshot returns a snapshot with no overrides under process mode p.
@@ -41,7 +62,8 @@ func emptySnapshot(p ProcessMode) *snapshot {
 }
 
 // with returns a new snapshot: sn's entries less the one at drop (when
-// drop >= 0), plus add (when add != nil), under process mode p.
+// drop >= 0), plus add (when add != nil), under process mode p. Up to
+// inlineEntries overrides it is one allocation.
 func (sn *snapshot) with(drop int, add *entry, p ProcessMode) *snapshot {
 	n := len(sn.entries)
 	if drop >= 0 {
@@ -68,20 +90,45 @@ func (sn *snapshot) with(drop int, add *entry, p ProcessMode) *snapshot {
 		next.live[add.mode]++
 		next.nextID = add.id + 1
 	}
-	if drop < 0 && add == nil {
-		next.newest = sn.newest // same entries: share the immutable index
-		next.seal()
-		return next
-	}
-	if n > 0 {
-		next.newest = make(map[ServiceStream]StreamMode, n)
-		// Oldest first: a newer entry of a stream overwrites an older one.
-		for _, e := range next.entries {
-			next.newest[e.stream] = e.mode
-		}
-	}
+	next.build()
 	next.seal()
 	return next
+}
+
+// hashMul is the multiplier of hash: 2^64 over the golden ratio, odd.
+const hashMul = 0x9e3779b97f4a7c15
+
+// hash mixes s into 64 bits whose high bits pick its home slot (Fibonacci
+// hashing). Mode and Resolve write it out: keep them in step.
+func hash(s ServiceStream) uint64 {
+	return (uint64(s.Stream) ^ uint64(s.Service)<<40) * hashMul
+}
+
+// build fills the index from the entries.
+func (sn *snapshot) build() {
+	n := len(sn.entries)
+	home := inlineHome
+	switch {
+	case n == 0:
+		sn.index = nil
+		return
+	case n <= inlineEntries:
+		sn.index = sn.inlineIndex[:home+n]
+	default:
+		home = 1 << bits.Len(uint(2*n-1))
+		sn.index = make([]slot, home+n)
+	}
+	sn.shift = uint8(64 - bits.TrailingZeros(uint(home)))
+	// Oldest first: a newer entry of a stream overwrites an older one.
+	for _, e := range sn.entries {
+		for i := hash(e.stream) >> sn.shift; ; i++ {
+			sl := &sn.index[i]
+			if !sl.used || sl.stream == e.stream {
+				*sl = slot{stream: e.stream, mode: e.mode, used: true}
+				break
+			}
+		}
+	}
 }
 
 // seal sets quiet from live.
