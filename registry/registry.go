@@ -20,6 +20,13 @@ import (
 // The zero value is not usable; use [New]. A Registry must not be copied
 // after first use.
 type Registry struct {
+	// fast is the fast-path word, read by Mode and Resolve before anything
+	// else (layout at fastWord). It may claim less than the published
+	// snapshot — a read then takes the slow path, which is never wrong —
+	// but never more: each quiet bit it has set, the snapshot has, and a
+	// Resolve answer it holds is the snapshot's. Writers lower it before
+	// they publish and raise it after (see update).
+	fast   atomic.Uint64
 	state  lockfree.Value[snapshot] // the published snapshot; never nil after New
 	leaked atomic.Uint64            // overrides released by their cleanup
 }
@@ -30,7 +37,9 @@ var Default = New()
 // New returns an empty registry under [ProcessExecute].
 func New() *Registry {
 	r := new(Registry)
-	r.state.Store(emptySnapshot(ProcessExecute))
+	sn := emptySnapshot(ProcessExecute)
+	r.state.Store(sn)
+	r.fast.Store(fastWord(sn))
 	return r
 }
 
@@ -63,7 +72,7 @@ type leakedOverride struct {
 func (r *Registry) Set(mode StreamMode, s ServiceStream) *Override {
 	mode.mustValid()
 	var id uint64
-	r.state.Update(func(old *snapshot) *snapshot {
+	r.update(func(old *snapshot) *snapshot {
 		// The id comes from the snapshot it joins, so entries stay in id
 		// order whichever of several racing writers publishes first.
 		id = old.nextID
@@ -105,9 +114,68 @@ func (o *Override) String() string {
 	return fmt.Sprintf("%v on %v", o.mode, o.stream)
 }
 
+// update publishes fn(old) as lockfree.Value.Update does, keeping the fast
+// word's invariant: before the new snapshot can be published, the word
+// loses the quiet bits the new snapshot does not have (all of them when the
+// default changes) and takes its sequence number, so no older writer can
+// raise them again; after it is published, the word is raised to the new
+// snapshot's bits unless a newer writer has moved it on. A writer whose CAS
+// fails has only lowered bits: readers then take the slow path until the
+// next raise, which is never wrong.
+func (r *Registry) update(fn func(old *snapshot) *snapshot) {
+	_, next := r.state.Update(func(old *snapshot) *snapshot {
+		next := fn(old)
+		if next == old {
+			return old
+		}
+		next.seq = old.seq + 1
+		keep := fastWord(old) & fastWord(next) & (fastResolve | fastQuiet)
+		if keep != fastWord(old)&(fastResolve|fastQuiet) {
+			for {
+				w := r.fast.Load()
+				seq := max(w>>fastSeqShift, next.seq)
+				if r.fast.CompareAndSwap(w, seq<<fastSeqShift|w&keep) {
+					break
+				}
+			}
+		}
+		return next
+	})
+	for {
+		w := r.fast.Load()
+		if w>>fastSeqShift > next.seq || w == fastWord(next) {
+			return
+		}
+		if r.fast.CompareAndSwap(w, fastWord(next)) {
+			return
+		}
+	}
+}
+
+// The fast word's layout.
+const (
+	// fastResolve is the low byte, Resolve's answer: 1 + the process
+	// mode's stream mode when no live override sets the opposite, else 0.
+	fastResolve = 0xff
+	// fastQuiet is the second byte: the quiet bits (snapshot.quiet) << 8.
+	// Its bits 2 to 7 are always 0, so an invalid default never reads 1.
+	fastQuiet = 0xff00
+	// fastSeqShift is where the snapshot's sequence number starts.
+	fastSeqShift = 16
+)
+
+// fastWord is the fast word that describes sn exactly.
+func fastWord(sn *snapshot) uint64 {
+	w := sn.seq<<fastSeqShift | uint64(sn.quiet)<<8
+	if sn.quiet>>sn.def&1 != 0 {
+		w |= 1 + uint64(sn.def)
+	}
+	return w
+}
+
 // remove drops the entry with id, reporting whether it was live.
 func (r *Registry) remove(id uint64) (removed bool) {
-	r.state.Update(func(old *snapshot) *snapshot {
+	r.update(func(old *snapshot) *snapshot {
 		i := old.find(id)
 		removed = i >= 0
 		if !removed {
@@ -125,38 +193,38 @@ func (r *Registry) remove(id uint64) (removed bool) {
 // a launch loop — it returns def after one atomic load. Otherwise it looks s
 // up in an index built when the overrides last changed: it never scans them.
 func (r *Registry) Mode(s ServiceStream, def StreamMode) StreamMode {
-	sn := r.state.Load()
-	if sn.quiet>>def&1 != 0 {
+	// Only bits 0 and 1 of the quiet byte are ever set: an invalid def (2
+	// and up) always takes the slow path, which panics. Mode and Resolve are
+	// at the inliner's budget: TestFastPathInlines guards it.
+	if r.fast.Load()&(fastQuiet&(1<<8<<def)) != 0 {
 		return def
 	}
-	if def > Discard {
-		panic(invalidStreamMode(def))
-	}
-	// The index lookup, written out here rather than called: a call would
-	// cost Mode its inlining.
-	for i := (uint64(s.Stream) ^ uint64(s.Service)<<40) * hashMul >> sn.shift; ; i++ {
-		if sl := &sn.index[i]; !sl.used {
-			return def
-		} else if sl.stream == s {
-			return sl.mode
-		}
-	}
+	return r.slowMode(s, def)
+}
+
+// slowMode is Mode past the fast word, out of line so that Mode inlines.
+//
+//go:noinline
+func (r *Registry) slowMode(s ServiceStream, def StreamMode) StreamMode {
+	return r.state.Load().mode(s, def)
 }
 
 // Resolve returns s's mode under the current process mode:
 // Mode(s, ProcessMode().StreamMode()), with both read from one snapshot.
 func (r *Registry) Resolve(s ServiceStream) StreamMode {
+	if m := StreamMode(r.fast.Load()); m != 0 {
+		return m - 1
+	}
+	return r.slowResolve(s)
+}
+
+// slowResolve is Resolve past the fast word, out of line so that Resolve
+// inlines.
+//
+//go:noinline
+func (r *Registry) slowResolve(s ServiceStream) StreamMode {
 	sn := r.state.Load()
-	if sn.quiet>>sn.def&1 != 0 {
-		return sn.def
-	}
-	for i := hash(s) >> sn.shift; ; i++ { // as in Mode
-		if sl := &sn.index[i]; !sl.used {
-			return sn.def
-		} else if sl.stream == s {
-			return sl.mode
-		}
-	}
+	return sn.mode(s, sn.def)
 }
 
 // Live returns how many live overrides set mode. It panics if mode is
@@ -177,7 +245,7 @@ func (r *Registry) ProcessMode() ProcessMode { return r.state.Load().process }
 // panics if p is invalid.
 func (r *Registry) SetProcessMode(p ProcessMode) (previous ProcessMode) {
 	_ = p.StreamMode() // validates
-	r.state.Update(func(old *snapshot) *snapshot {
+	r.update(func(old *snapshot) *snapshot {
 		previous = old.process
 		if previous == p {
 			return old

@@ -2,15 +2,12 @@ package registry
 
 import "math/bits"
 
-const (
-	// inlineEntries is how many live overrides a snapshot holds inside
-	// itself, index included, so that a write under that many is one
-	// allocation.
-	inlineEntries = 16
-	// inlineHome is the number of home slots of an inline index: a power of
-	// two, at least twice inlineEntries, so probe sequences stay short.
-	inlineHome = 32
-)
+// inlineEntries is how many live overrides a snapshot holds inside itself:
+// up to that many, a write allocates one small snapshot, and a lookup
+// scans the entries newest first. Beyond it, the entries get a slice of
+// their own and an index answers lookups, so a read never scans more than
+// inlineEntries.
+const inlineEntries = 12
 
 // entry is one live override.
 type entry struct {
@@ -41,16 +38,16 @@ type snapshot struct {
 	shift   uint8    // 64 - log2(home slots): hash(s)>>shift is s's home slot
 	live    [2]int32 // live overrides setting each mode, by StreamMode
 	nextID  uint64   // the id the next override takes; above every entry's
+	seq     uint64   // publication sequence number: the parent's plus one
 	// index maps each stream with a live override to the mode its newest
 	// live override sets: an open-addressed table with linear probing, built
 	// at write time so a read never scans the entries. It has a power of two
 	// home slots, at least twice the entries, followed by one overflow slot
 	// per entry, so a probe never wraps around and always ends at an empty
-	// slot. Nil when no override is live; may alias inlineIndex.
-	index       []slot
-	entries     []entry // live overrides, oldest first (so in id order); may alias inline
-	inline      [inlineEntries]entry
-	inlineIndex [inlineHome + inlineEntries]slot
+	// slot. Nil up to inlineEntries overrides: lookups scan those.
+	index   []slot
+	entries []entry // live overrides, oldest first (so in id order); may alias inline
+	inline  [inlineEntries]entry
 }
 
 // emptySnapshot returns a snapshot with no overrides under process mode p.
@@ -95,11 +92,37 @@ func (sn *snapshot) with(drop int, add *entry, p ProcessMode) *snapshot {
 	return next
 }
 
+// mode is the slow path of Registry.Mode and Resolve: it validates def and
+// looks s up in the index.
+func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
+	if def > Discard {
+		panic(invalidStreamMode(def))
+	}
+	if sn.quiet>>def&1 != 0 {
+		return def
+	}
+	if sn.index == nil {
+		for i := len(sn.entries) - 1; i >= 0; i-- {
+			if sn.entries[i].stream == s {
+				return sn.entries[i].mode
+			}
+		}
+		return def
+	}
+	for i := hash(s) >> sn.shift; ; i++ {
+		if sl := &sn.index[i]; !sl.used {
+			return def
+		} else if sl.stream == s {
+			return sl.mode
+		}
+	}
+}
+
 // hashMul is the multiplier of hash: 2^64 over the golden ratio, odd.
 const hashMul = 0x9e3779b97f4a7c15
 
 // hash mixes s into 64 bits whose high bits pick its home slot (Fibonacci
-// hashing). Mode and Resolve write it out: keep them in step.
+// hashing).
 func hash(s ServiceStream) uint64 {
 	return (uint64(s.Stream) ^ uint64(s.Service)<<40) * hashMul
 }
@@ -107,17 +130,12 @@ func hash(s ServiceStream) uint64 {
 // build fills the index from the entries.
 func (sn *snapshot) build() {
 	n := len(sn.entries)
-	home := inlineHome
-	switch {
-	case n == 0:
+	if n <= inlineEntries {
 		sn.index = nil
 		return
-	case n <= inlineEntries:
-		sn.index = sn.inlineIndex[:home+n]
-	default:
-		home = 1 << bits.Len(uint(2*n-1))
-		sn.index = make([]slot, home+n)
 	}
+	home := 1 << bits.Len(uint(2*n-1))
+	sn.index = make([]slot, home+n)
 	sn.shift = uint8(64 - bits.TrailingZeros(uint(home)))
 	// Oldest first: a newer entry of a stream overwrites an older one.
 	for _, e := range sn.entries {
