@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math/bits"
 	"strconv"
 	"strings"
 
@@ -238,17 +237,6 @@ func expand(src string, vars map[string]int) string {
 // of the partial buffer.
 const maxPartials = 256
 
-// shape is the workload's problem size: C = A·B with A m×k and B k×n.
-type shape struct{ M, N, K int }
-
-// pow2 rounds v up to a power of two: shapes in one class share a tune.
-func pow2(v int) int {
-	if v <= 1 {
-		return 1
-	}
-	return 1 << bits.Len(uint(v-1))
-}
-
 // op is one tunable operation of the step: its tune key (operation and
 // shape class) and its candidates.
 type op struct {
@@ -349,11 +337,9 @@ func (w *workload) release() {
 	}
 }
 
-func ceilDiv(a, b int) uint32 { return uint32((a + b - 1) / b) }
-
 // matmulOp: C = A·B; naive and shared-memory tiled, 8×8 and 16×16.
 func (w *workload) matmulOp() op {
-	o := op{name: "matmul", key: fmt.Sprintf("matmul/%dx%dx%d", pow2(w.M), pow2(w.N), pow2(w.K))}
+	o := op{name: "matmul", key: "matmul/" + w.class(w.M, w.N, w.K)}
 	for _, v := range []struct {
 		name  string
 		src   string
@@ -378,7 +364,7 @@ func (w *workload) matmulOp() op {
 // softmaxOp: S = softmax of each row of C; a thread per row, or a workgroup
 // per row of 64 or 256 invocations.
 func (w *workload) softmaxOp() op {
-	o := op{name: "softmax", key: fmt.Sprintf("softmax/%dx%d", pow2(w.M), pow2(w.N))}
+	o := op{name: "softmax", key: "softmax/" + w.class(w.M, w.N)}
 	rowK := client.NewKernel("softmax/thread-per-row", expand(softmaxRowWGSL, map[string]int{"W": 64}), "main")
 	o.cands = append(o.cands, tune.Candidate{Name: "thread-per-row", Run: func(_ context.Context, c *client.Client) error {
 		return c.Launch(rowK, [3]uint32{ceilDiv(w.M, 64), 1, 1}, w.smDims, w.c, w.s)
@@ -398,7 +384,7 @@ func (w *workload) softmaxOp() op {
 // reduceOp: out[0] = the sum of every element of S, in two passes, with
 // several workgroup sizes and counts.
 func (w *workload) reduceOp() op {
-	o := op{name: "reduce", key: fmt.Sprintf("reduce/%d", pow2(w.M*w.N))}
+	o := op{name: "reduce", key: "reduce/" + w.class(w.M*w.N)}
 	for _, v := range []struct{ wg, groups int }{{64, 64}, {256, 64}, {256, 256}} {
 		name := fmt.Sprintf("2pass-wg%d-g%d", v.wg, v.groups)
 		src := expand(reduceWGSL, map[string]int{"W": v.wg, "G": v.groups, "GW": v.wg * v.groups})
