@@ -3,6 +3,7 @@ GO        ?= go
 TOOLS     := $(CURDIR)/.tools/bin
 FUZZTIME  ?= 60s
 BENCHTIME ?= 1s
+DEMOFLAGS ?=
 # Packages that must build without cgo.
 PURE      := ./lockfree ./registry ./client ./tune ./internal/...
 
@@ -39,8 +40,10 @@ bench: deps
 fuzz:
 	@echo "fuzz targets arrive with the fuzz/ package"
 
+# The warm-up pass, then the real run; a second run finds the tune cache.
+# Flags go in DEMOFLAGS, e.g. make demo DEMOFLAGS='-m 512 -steps 5'.
 demo: deps
-	@echo "make demo arrives with the streamgate command (cmd/streamgate); until then run make test"
+	$(GO) run ./cmd/streamgate warmup $(DEMOFLAGS)
 
 clean:
 	rm -rf .tools streamgate
