@@ -6,6 +6,7 @@ FUZZSMOKE ?= 10s
 # The fuzz targets of ./fuzz, run one after another (go test fuzzes one at a time).
 FUZZTARGETS := FuzzRegistry FuzzLockfree FuzzConcurrent
 BENCHTIME ?= 1s
+DEMOFLAGS ?=
 # Packages that must build without cgo.
 PURE      := ./lockfree ./registry ./client ./tune ./internal/...
 
@@ -52,8 +53,10 @@ fuzz:
 		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) || exit 1; \
 	done
 
+# The warm-up pass, then the real run; a second run finds the tune cache.
+# Flags go in DEMOFLAGS, e.g. make demo DEMOFLAGS='-m 512 -steps 5'.
 demo: deps
-	@echo "make demo arrives with the streamgate command (cmd/streamgate); until then run make test"
+	$(GO) run ./cmd/streamgate warmup $(DEMOFLAGS)
 
 clean:
 	rm -rf .tools streamgate

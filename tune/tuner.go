@@ -1,6 +1,7 @@
 package tune
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -464,7 +465,7 @@ func (t *Tuner) tune(ctx context.Context, key string, cands []Candidate) (*Resul
 			continue
 		}
 		// Prune the hopeless, keeping at least two.
-		slices.SortFunc(survivors, func(a, b *Row) int { return int(a.Best() - b.Best()) })
+		slices.SortFunc(survivors, func(a, b *Row) int { return cmp.Compare(a.Best(), b.Best()) })
 		leader := survivors[0].Best()
 		for i := len(survivors) - 1; i >= 2; i-- {
 			if float64(survivors[i].Best()) > PruneRatio*float64(leader) {
@@ -485,7 +486,7 @@ func (t *Tuner) tune(ctx context.Context, key string, cands []Candidate) (*Resul
 			}
 			return 1
 		}
-		return int(a.Score - b.Score)
+		return cmp.Compare(a.Score, b.Score)
 	})
 	for _, r := range rows {
 		res.Rows = append(res.Rows, *r)

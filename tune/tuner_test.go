@@ -325,3 +325,43 @@ func TestScore(t *testing.T) {
 	assert.Greater(t, noisy, steady, "a lower minimum does not win with a wide spread")
 	assert.Zero(t, tune.Score(nil))
 }
+
+// timedService is a fake service with a GPU timer: a sample lasts whatever
+// the candidate it runs says, so the tuner's ranking can be tested on
+// durations no test would wait for.
+type timedService struct {
+	*fake.Service
+	next atomic.Int64 // the duration the running candidate claims
+}
+
+func (s *timedService) TimeStream(_ context.Context, _ registry.StreamID, record func() error) (time.Duration, error) {
+	err := record()
+	return time.Duration(s.next.Load()), err
+}
+
+// TestRankingOfSlowCandidates: candidates seconds apart rank by duration
+// on every platform; on 32-bit ones int(a - b) of two Durations overflows.
+func TestRankingOfSlowCandidates(t *testing.T) {
+	r := registry.New()
+	r.SetProcessMode(registry.ProcessCompileAndAutotune)
+	svc := &timedService{Service: fake.New()}
+	c := client.New(svc, client.WithRegistry(r))
+	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	require.Equal(t, tune.TimingGPU, tu.Timing())
+	claim := func(name string, d time.Duration) tune.Candidate {
+		return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client) error {
+			svc.next.Store(int64(d))
+			return c.Launch(kernel, [3]uint32{1, 1, 1})
+		}}
+	}
+	cands := []tune.Candidate{claim("slow", 4*time.Second), claim("fast", time.Second), claim("mid", 1200*time.Millisecond), claim("slowest", 9*time.Second)}
+	got, res, err := tu.Pick(context.Background(), "k", cands)
+	require.NoError(t, err)
+	assert.Equal(t, "fast", got.Name)
+	assert.Equal(t, []string{"fast", "mid", "slow", "slowest"}, res.Ranking())
+	for _, row := range res.Rows {
+		if row.Name == "slow" || row.Name == "slowest" {
+			assert.Equal(t, "pruned", row.Status, row.Name)
+		}
+	}
+}

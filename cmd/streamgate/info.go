@@ -1,0 +1,76 @@
+//go:build cgo
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"reflect"
+
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+const infoSummary = "list the WebGPU adapters; open the default one and print its features and limits"
+
+func init() {
+	register(&command{name: "info", summary: infoSummary, flags: infoFlags})
+}
+
+func infoFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
+	fs := newFlagSet("info", infoSummary+".")
+	return fs, func(_ context.Context, stdout, stderr io.Writer) int { return info(stdout, stderr) }
+}
+
+// info prints the adapters, then the device streamgate opens by default. It
+// returns the exit status: 1 when no device opens.
+func info(stdout, stderr io.Writer) int {
+	adapters, err := wgpu.Adapters()
+	if err != nil {
+		fmt.Fprintf(stderr, "streamgate info: listing adapters: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "adapters: %d\n", len(adapters))
+	for i, a := range adapters {
+		fmt.Fprintf(stdout, "  %d. %s\n", i, describeAdapter(a))
+		fmt.Fprintf(stdout, "     vendor %q (%#x), device %#x\n", a.Vendor, a.VendorID, a.DeviceID)
+	}
+	d, err := wgpu.Open(wgpu.Options{})
+	if errors.Is(err, wgpu.ErrNoAdapter) {
+		fmt.Fprintf(stderr, "streamgate info: no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps)\n", err)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "streamgate info: opening the device: %v\n", err)
+		return 1
+	}
+	defer d.Close()
+	i := d.Info()
+	fmt.Fprintf(stdout, "\ndevice (the default adapter, as streamgate warmup opens it):\n")
+	fmt.Fprintf(stdout, "  adapter:       %s\n", i.Name)
+	fmt.Fprintf(stdout, "  type:          %v\n", i.Type)
+	fmt.Fprintf(stdout, "  backend:       %v\n", i.Backend)
+	fmt.Fprintf(stdout, "  driver:        %s\n", i.Driver)
+	fmt.Fprintf(stdout, "  vendor:        %s (%#x), device %#x\n", i.Vendor, i.VendorID, i.DeviceID)
+	if i.Architecture != "" {
+		fmt.Fprintf(stdout, "  architecture:  %s\n", i.Architecture)
+	}
+	fmt.Fprintf(stdout, "  identity:      %s (the tune cache's device key)\n", d.AdapterIdentity())
+	fmt.Fprintf(stdout, "features:\n")
+	fmt.Fprintf(stdout, "  timestamp-query: %v (autotune timing: %s)\n", d.HasTimestamps(), timingOf(d.HasTimestamps()))
+	fmt.Fprintf(stdout, "limits:\n")
+	lim := reflect.ValueOf(d.Limits())
+	for f := range lim.NumField() {
+		fmt.Fprintf(stdout, "  %-34s %v\n", lim.Type().Field(f).Name, lim.Field(f).Interface())
+	}
+	return 0
+}
+
+func timingOf(timestamps bool) string {
+	if timestamps {
+		return "GPU timestamps"
+	}
+	return "wall clock"
+}

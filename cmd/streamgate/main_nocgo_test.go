@@ -1,0 +1,17 @@
+//go:build !cgo
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestUsageWithoutCgo(t *testing.T) {
+	var out, errOut bytes.Buffer
+	assert.Equal(t, 2, run(context.Background(), []string{"warmup"}, &out, &errOut))
+	assert.Contains(t, errOut.String(), "built without cgo")
+}

@@ -1,0 +1,150 @@
+//go:build cgo
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
+
+	"github.com/streamgate/streamgate/internal/gputest"
+	"github.com/streamgate/streamgate/registry"
+)
+
+func TestMain(m *testing.M) {
+	gputest.Main(func() int {
+		code := m.Run()
+		if code == 0 {
+			if err := goleak.Find(); err != nil {
+				println("goleak:", err.Error())
+				return 1
+			}
+		}
+		return code
+	})
+}
+
+// runCmd runs the command line args in-process.
+func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// small sizes, none a multiple of a tile, so every bounds check runs.
+var smallWarmup = []string{"warmup", "-m", "40", "-n", "36", "-k", "20", "-steps", "3"}
+
+// count returns the integer the regexp's first group captures in s.
+func count(t *testing.T, s, re string) int {
+	t.Helper()
+	m := regexp.MustCompile(re).FindStringSubmatch(s)
+	require.NotNil(t, m, "no %q in:\n%s", re, s)
+	n, err := strconv.Atoi(m[1])
+	require.NoError(t, err)
+	return n
+}
+
+func TestWarmupTunesThenHitsTheCache(t *testing.T) {
+	gputest.Open(t) // skips, or fails under STREAMGATE_REQUIRE_ADAPTER=1, without an adapter
+	cache := filepath.Join(t.TempDir(), "tune.db")
+	args := append(smallWarmup, "-cache", cache)
+
+	code, out, errOut := runCmd(t, args...)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+	t.Log("\n" + out)
+	assert.Empty(t, errOut)
+	assert.Contains(t, out, "tune cache: "+cache)
+	assert.Contains(t, out, "process mode CompileAndAutotune")
+	assert.Equal(t, 4, count(t, out, `launches discarded:\s+(\d+)`), "the step's 4 launches (matmul, softmax, 2 reduce passes)")
+	compiled := count(t, out, `pipelines compiled:\s+(\d+) \(of \d+ candidate kernels\)`)
+	assert.Equal(t, 13, compiled, "every candidate's kernels compile in warm-up")
+	assert.Positive(t, count(t, out, `measurement launches run:\s+(\d+)`))
+	for _, key := range []string{"matmul/64x64x32", "softmax/64x64", "reduce/2048"} {
+		assert.Regexp(t, regexp.QuoteMeta(key)+` \(timing: (gpu|wall)\)\n\s+candidate\s+samples\s+best\s+median\s+score\s+status\n`, out)
+	}
+	assert.Equal(t, 3, strings.Count(out, "  winner\n"), "one winner per op")
+	assert.Contains(t, out, "tuned 3 ops")
+	assert.Contains(t, out, "process mode Execute: 3 steps")
+	assert.Equal(t, 12, count(t, out, `launches executed:\s+(\d+), discarded: 0`))
+	assert.Equal(t, 0, count(t, out, `pipelines compiled:\s+(\d+) \(compile stalls avoided`), "the real pass compiles nothing")
+	assert.Equal(t, compiled, count(t, out, `compile stalls avoided: (\d+) pipelines were compiled in warm-up`))
+	assert.Contains(t, out, "CPU check:                 passed")
+	assert.Equal(t, registry.ProcessExecute, registry.Default.ProcessMode(), "the process mode is restored")
+
+	// A second run finds every winner in the cache and measures nothing.
+	code, out, errOut = runCmd(t, args...)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+	t.Log("\n" + out)
+	assert.Equal(t, 3, strings.Count(out, ": cache hit, winner "))
+	assert.Equal(t, 3, strings.Count(out, "; nothing measured\n"))
+	assert.NotContains(t, out, "(timing: ")
+	assert.Contains(t, out, "tune cache hit for all 3 ops: nothing was measured")
+	assert.Equal(t, 0, count(t, out, `measurement launches run:\s+(\d+)`))
+	assert.Equal(t, 4, count(t, out, `launches discarded:\s+(\d+)`))
+	assert.Equal(t, 4, count(t, out, `pipelines compiled:\s+(\d+) \(of`), "only the winners compile, at their discarded launches")
+	assert.Equal(t, 0, count(t, out, `pipelines compiled:\s+(\d+) \(compile stalls avoided`))
+	assert.Contains(t, out, "CPU check:                 passed")
+}
+
+func TestWarmupUnusableCacheWarnsAndContinues(t *testing.T) {
+	gputest.Open(t)
+	file := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(file, nil, 0o644))
+	args := append(smallWarmup, "-steps", "1", "-timing", "wall", "-cache", filepath.Join(file, "tune.db"))
+	code, out, errOut := runCmd(t, args...)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+	assert.Contains(t, errOut, "warning: tune: cache")
+	assert.Contains(t, out, "tune cache: none (in memory only)")
+	assert.Equal(t, 3, strings.Count(out, "(timing: wall)"))
+	assert.Contains(t, out, "CPU check:                 passed")
+}
+
+func TestInfo(t *testing.T) {
+	d := gputest.Open(t)
+	code, out, errOut := runCmd(t, "info")
+	require.Equal(t, 0, code, "stderr:\n%s", errOut)
+	t.Log("\n" + out)
+	assert.Regexp(t, `adapters: [1-9]`, out)
+	assert.Contains(t, out, "adapter:       "+d.Info().Name)
+	assert.Contains(t, out, "timestamp-query: ")
+	assert.Regexp(t, `MaxComputeWorkgroupsPerDimension\s+\d+`, out)
+}
+
+func TestUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		args     []string
+		code     int
+		out, err string // substrings of stdout and stderr
+	}{
+		{name: "no args", args: nil, code: 2, err: "usage: streamgate <command>"},
+		{name: "unknown", args: []string{"bogus"}, code: 2, err: `unknown command "bogus"`},
+		{name: "help", args: []string{"help"}, code: 0, out: "  warmup "},
+		{name: "-h", args: []string{"-h"}, code: 0, out: "  info "},
+		{name: "help warmup", args: []string{"help", "warmup"}, code: 0, out: "-steps"},
+		{name: "help unknown", args: []string{"help", "bogus"}, code: 2, err: `unknown command "bogus"`},
+		{name: "bad flag", args: []string{"warmup", "-bogus"}, code: 2, err: "flag provided but not defined"},
+		{name: "-h flag", args: []string{"warmup", "-h"}, code: 0, err: "usage: streamgate warmup"},
+		{name: "extra args", args: []string{"info", "extra"}, code: 2, err: "unexpected arguments: extra"},
+		{name: "zero steps", args: []string{"warmup", "-steps", "0"}, code: 2, err: "-steps must be at least 1"},
+		{name: "bad timing", args: []string{"warmup", "-timing", "gpu-ish"}, code: 2, err: "-timing must be auto or wall"},
+		{name: "bad size", args: []string{"warmup", "-m", "0"}, code: 2, err: "must be positive"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCmd(t, tc.args...)
+			assert.Equal(t, tc.code, code, "run(%q) exit status", tc.args)
+			assert.Contains(t, out, tc.out)
+			assert.Contains(t, errOut, tc.err)
+		})
+	}
+}

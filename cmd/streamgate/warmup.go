@@ -1,0 +1,269 @@
+//go:build cgo
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+const warmupSummary = "warm up (discard, compile, autotune), then run the real step with the winners and check it on the CPU"
+
+func init() {
+	register(&command{name: "warmup", summary: warmupSummary, flags: warmupFlags})
+}
+
+// warmupConfig is what the warmup flags set.
+type warmupConfig struct {
+	shape
+	steps     int
+	seed      uint64
+	cachePath string
+	cacheErr  error // why there is no default cache path, if there is none
+	timing    string
+}
+
+func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
+	var cfg warmupConfig
+	fs := newFlagSet("warmup", warmupSummary+".\n\n"+
+		"One step is C = A·B (A m×k, B k×n), S = the softmax of each row of C, and\n"+
+		"the sum of S; each op picks its kernel through the tuner by op and shape\n"+
+		"class. The warm-up pass runs the step once under process mode\n"+
+		"CompileAndAutotune; the real pass runs it -steps times under Execute.\n"+
+		"A second run finds the winners in the tune cache and measures nothing.")
+	fs.IntVar(&cfg.M, "m", 256, "rows of A and C")
+	fs.IntVar(&cfg.N, "n", 256, "columns of B and C")
+	fs.IntVar(&cfg.K, "k", 256, "columns of A, rows of B")
+	fs.IntVar(&cfg.steps, "steps", 20, "steps of the real pass")
+	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the random inputs")
+	def, err := tune.DefaultCachePath()
+	cfg.cacheErr = err
+	fs.StringVar(&cfg.cachePath, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
+	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
+	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
+		switch {
+		case cfg.steps < 1:
+			fmt.Fprintf(stderr, "streamgate warmup: -steps must be at least 1, got %d\n", cfg.steps)
+			return 2
+		case cfg.timing != "auto" && cfg.timing != tune.TimingWall:
+			fmt.Fprintf(stderr, "streamgate warmup: -timing must be auto or wall, got %q\n", cfg.timing)
+			return 2
+		case cfg.M < 1 || cfg.N < 1 || cfg.K < 1:
+			fmt.Fprintf(stderr, "streamgate warmup: -m, -n and -k must be positive, got %d, %d, %d\n", cfg.M, cfg.N, cfg.K)
+			return 2
+		}
+		return warmup(ctx, cfg, stdout, stderr)
+	}
+}
+
+// warmup runs the demo; see warmupFlags. It returns the exit status.
+func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "streamgate warmup: "+format+"\n", args...)
+		return 1
+	}
+	d, err := wgpu.Open(wgpu.Options{})
+	if errors.Is(err, wgpu.ErrNoAdapter) {
+		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps)", err)
+	}
+	if err != nil {
+		return fail("opening the device: %v", err)
+	}
+	defer d.Close()
+
+	fmt.Fprintf(stdout, "streamgate warmup: C = A·B (%d×%d · %d×%d), row softmax of C, sum of the softmax; %d real steps\n",
+		cfg.M, cfg.K, cfg.K, cfg.N, cfg.steps)
+	fmt.Fprintf(stdout, "adapter: %s\n", describeAdapter(d.Info()))
+	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, stdout, stderr)
+	defer cache.Close()
+
+	w, a, b, err := newWorkload(d, cfg.shape, cfg.seed)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer w.release()
+
+	// The program's own client and tuner, on the process's registry: the
+	// way a production program uses streamgate.
+	reg := registry.Default
+	c := client.New(d, client.WithRegistry(reg))
+	defer c.Close()
+	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(progressWriter(stderr))}
+	if cfg.timing == tune.TimingWall {
+		opts = append(opts, tune.WithTiming(tune.TimingWall))
+	}
+	tu := tune.New(c, opts...)
+	prev := reg.SetProcessMode(registry.ProcessCompileAndAutotune)
+	defer reg.SetProcessMode(prev)
+
+	// 1. The warm-up pass.
+	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its launches are discarded,\n", reg.ProcessMode())
+	fmt.Fprintf(stdout, "      its kernels compile, its ops are tuned (measurements execute under Measure overrides)\n")
+	compiles0, start := d.Compiles(), time.Now()
+	if _, err := w.step(ctx, tu); err != nil {
+		return fail("warm-up step: %v", err)
+	}
+	if err := c.Sync(ctx); err != nil {
+		return fail("warm-up sync: %v", err)
+	}
+	warmTime, warmCompiles, warmStats := time.Since(start), d.Compiles()-compiles0, c.Stats()
+	cached := 0
+	for _, o := range w.ops {
+		// The step decided every key; Pick now only reads the decision
+		// (Run does not return the Result).
+		_, res, err := tu.Pick(ctx, o.key, o.cands)
+		if err != nil {
+			return fail("%s: %v", o.name, err)
+		}
+		if !res.Cached || cached == 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprint(stdout, indent(res.Table()))
+		for _, warn := range res.Warnings {
+			fmt.Fprintf(stderr, "streamgate warmup: warning: %s: %s\n", o.key, warn)
+		}
+		if res.Cached {
+			cached++
+		}
+	}
+	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, w.kernels)
+	fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
+	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", warmStats.Executed)
+	switch cached {
+	case len(w.ops):
+		fmt.Fprintf(stdout, "  tune cache hit for all %d ops: nothing was measured\n", cached)
+	case 0:
+		fmt.Fprintf(stdout, "  tuned %d ops; the winners are stored in the tune cache\n", len(w.ops))
+	default:
+		fmt.Fprintf(stdout, "  tune cache hit for %d of %d ops; the others were measured\n", cached, len(w.ops))
+	}
+
+	// 2. The real pass.
+	reg.SetProcessMode(registry.ProcessExecute)
+	fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
+	compiles1 := d.Compiles()
+	var total, best time.Duration
+	var ran []string
+	for i := range cfg.steps {
+		start := time.Now()
+		if ran, err = w.step(ctx, tu); err != nil {
+			return fail("real step %d: %v", i+1, err)
+		}
+		if err := c.Sync(ctx); err != nil {
+			return fail("real step %d: sync: %v", i+1, err)
+		}
+		dt := time.Since(start)
+		total += dt
+		if i == 0 || dt < best {
+			best = dt
+		}
+	}
+	realCompiles := d.Compiles() - compiles1
+	realStats := c.Stats()
+	var winners []string
+	for i, o := range w.ops {
+		winners = append(winners, o.name+"="+ran[i])
+	}
+	fmt.Fprintf(stdout, "  kernels:                   %s\n", strings.Join(winners, " "))
+	fmt.Fprintf(stdout, "  time per step:             %v (mean of %d; best %v), launch to result\n",
+		(total / time.Duration(cfg.steps)).Round(time.Microsecond), cfg.steps, best.Round(time.Microsecond))
+	fmt.Fprintf(stdout, "  launches executed:         %d, discarded: %d\n",
+		realStats.Executed-warmStats.Executed, realStats.Discarded-warmStats.Discarded)
+	fmt.Fprintf(stdout, "  pipelines compiled:        %d (compile stalls avoided: %d pipelines were compiled in warm-up)\n",
+		realCompiles, warmCompiles)
+	if realCompiles != 0 {
+		return fail("the real pass compiled %d pipelines: the warm-up missed them", realCompiles)
+	}
+
+	// 3. The CPU check of the last real step.
+	gotC, err := w.c.ReadFloat32(ctx)
+	if err != nil {
+		return fail("reading C: %v", err)
+	}
+	gotS, err := w.s.ReadFloat32(ctx)
+	if err != nil {
+		return fail("reading S: %v", err)
+	}
+	gotSum, err := w.out.ReadFloat32(ctx)
+	if err != nil {
+		return fail("reading the sum: %v", err)
+	}
+	mmErr, err1 := checkMatmul(gotC, a, b, cfg.M, cfg.N, cfg.K)
+	smErr, err2 := checkSoftmax(gotS, gotC, cfg.M, cfg.N)
+	sumErr, err3 := checkSum(gotSum[0], gotS)
+	if err := errors.Join(err1, err2, err3); err != nil {
+		fmt.Fprintf(stdout, "  CPU check:                 FAILED\n")
+		return fail("CPU check failed:\n%v", err)
+	}
+	fmt.Fprintf(stdout, "  CPU check:                 passed (matmul max error %.2g, softmax max error %.2g, sum %.7g error %.2g)\n",
+		mmErr, smErr, gotSum[0], sumErr)
+	return 0
+}
+
+// openTuneCache opens the tune cache at path. When it cannot (no path, or a
+// file it cannot use) it warns and returns an in-memory cache: the demo
+// still tunes, it just does not remember.
+func openTuneCache(path string, pathErr error, stdout, stderr io.Writer) tune.Cache {
+	if path == "" {
+		if pathErr != nil {
+			fmt.Fprintf(stderr, "streamgate warmup: warning: %v; tuning without a persistent cache\n", pathErr)
+		}
+		fmt.Fprintln(stdout, "tune cache: none (in memory only)")
+		return tune.NewMemoryCache()
+	}
+	c, warning := tune.OpenCache(path)
+	if warning != nil {
+		fmt.Fprintf(stderr, "streamgate warmup: warning: %v\n", warning)
+		fmt.Fprintln(stdout, "tune cache: none (in memory only)")
+		return c
+	}
+	fmt.Fprintf(stdout, "tune cache: %s\n", path)
+	return c
+}
+
+// progressWriter is where the tuner draws its progress bar: stderr when it
+// is a terminal, else nowhere.
+func progressWriter(stderr io.Writer) io.Writer {
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return f
+	}
+	return nil
+}
+
+// describeAdapter formats an adapter on one line.
+func describeAdapter(i wgpu.AdapterInfo) string {
+	ts := "no"
+	if i.Timestamps {
+		ts = "yes"
+	}
+	s := fmt.Sprintf("%s [%v, %v", i.Name, i.Type, i.Backend)
+	if i.Driver != "" {
+		s += ", " + i.Driver
+	}
+	return s + "], timestamps: " + ts
+}
+
+// indent indents each line of s by two spaces.
+func indent(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "")
+}
