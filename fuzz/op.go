@@ -207,15 +207,20 @@ func streamIndex(s registry.ServiceStream) int {
 	panic(fmt.Sprintf("fuzz: stream %v is not one of Streams", s))
 }
 
+// MaxOps is the most ops [DecodeOps] and [DecodeSliceOps] decode.
+const MaxOps = 256
+
 // DecodeOps decodes data into a sequence of ops on one registry, two bytes
 // an op: a kind (its low three bits) and an argument. A Release picks a
 // live override, any of them, and a ReleaseAgain one already released; one
 // with none to pick decodes to nothing. A trailing odd byte is ignored.
-// Every byte string decodes to something, the empty one to no ops.
+// Every byte string decodes to something, the empty one to no ops. Only the
+// first [MaxOps] ops count: each op is followed by a full comparison of
+// every stream, and longer inputs would only slow the fuzzer down.
 func DecodeOps(data []byte) Ops {
 	var ops Ops
 	var o overrides
-	for i := 0; i+1 < len(data); i += 2 {
+	for i := 0; i+1 < len(data) && len(ops) < MaxOps; i += 2 {
 		if op, ok := decodeOp(data[i], data[i+1], &o, false); ok {
 			ops = append(ops, op)
 		}

@@ -105,10 +105,11 @@ func (ops SliceOps) String() string {
 // whose low two bits are its kind. Append takes (byte>>2)%4 elements, one
 // byte each, modulo 8 (small values, so deletes hit); DeleteFunc takes one
 // byte: the predicate kind modulo 5 in its low three bits, A and B above
-// them. Every byte string decodes to something; a truncated op is dropped.
+// them. Every byte string decodes to something; a truncated op is dropped,
+// and so is every op after the first [MaxOps].
 func DecodeSliceOps(data []byte) SliceOps {
 	var ops SliceOps
-	for len(data) > 0 {
+	for len(data) > 0 && len(ops) < MaxOps {
 		b := data[0]
 		data = data[1:]
 		op := SliceOp{Kind: SliceKind(b & 3)}

@@ -116,6 +116,7 @@ type Tuner struct {
 type decision struct {
 	names   []string // the candidate names it was decided among, in the caller's order
 	ranking []string // best first
+	timing  string   // how the ranking was measured
 	result  *Result  // the measurement, nil when it came from the cache
 }
 
@@ -286,7 +287,7 @@ func (t *Tuner) decideSlow(ctx context.Context, key string, cands []Candidate) (
 	names := candidateNames(cands)
 	ck := t.cacheKey(key, cands)
 	if e, ok := t.cache.Load(ck); ok && t.validRanking(key, e.Ranking, names) {
-		return &decision{names: names, ranking: e.Ranking}, nil
+		return &decision{names: names, ranking: e.Ranking, timing: e.Timing}, nil
 	}
 	t.measure.Lock()
 	defer t.measure.Unlock()
@@ -304,7 +305,7 @@ func (t *Tuner) decideSlow(ctx context.Context, key string, cands []Candidate) (
 	if err := t.cache.Store(ck, Entry{Ranking: ranking, Timing: res.Timing, Created: time.Now()}); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
-	return &decision{names: names, ranking: ranking, result: res}, nil
+	return &decision{names: names, ranking: ranking, timing: res.Timing, result: res}, nil
 }
 
 // validRanking reports whether a cached ranking names only known candidates
@@ -350,7 +351,7 @@ func (d *decision) resultFor(key string) *Result {
 	if d.result != nil {
 		return d.result
 	}
-	return &Result{Key: key, Cached: true, Winner: d.ranking[0], ranking: d.ranking}
+	return &Result{Key: key, Timing: d.timing, Cached: true, Winner: d.ranking[0], ranking: d.ranking}
 }
 
 func candidateNames(cands []Candidate) []string {
@@ -396,7 +397,9 @@ func (t *Tuner) tune(ctx context.Context, key string, cands []Candidate) (*Resul
 	}
 	var bar *progressbar.ProgressBar
 	if t.progress != nil {
-		bar = progressbar.NewOptions(len(cands)*(MaxSamples+2),
+		// Sized for the shortest tune (warm-up, dropped sample, MinSamples
+		// rounds); grown by each further round.
+		bar = progressbar.NewOptions(len(cands)*(MinSamples+2),
 			progressbar.OptionSetWriter(t.progress),
 			progressbar.OptionSetDescription("tune "+key),
 			progressbar.OptionClearOnFinish(),
@@ -475,6 +478,9 @@ func (t *Tuner) tune(ctx context.Context, key string, cands []Candidate) (*Resul
 		if !improved {
 			break
 		}
+		if bar != nil && round < MaxSamples {
+			bar.ChangeMax(bar.GetMax() + len(alive()))
+		}
 	}
 	for _, r := range rows {
 		r.score()
@@ -527,7 +533,7 @@ func (t *Tuner) sample(ctx context.Context, c Candidate) (time.Duration, error) 
 // Result is one key's tune.
 type Result struct {
 	Key      string
-	Timing   string   // TimingGPU or TimingWall; empty when Cached
+	Timing   string   // TimingGPU or TimingWall: how the ranking was measured, also when Cached
 	Cached   bool     // the decision came from the cache: nothing was measured
 	Winner   string   // the winning candidate's name
 	Rows     []Row    // every candidate, best first, failed last; empty when Cached
@@ -554,7 +560,7 @@ func (r *Result) Ranking() []string {
 func (r *Result) Table() string {
 	var b strings.Builder
 	if r.Cached {
-		fmt.Fprintf(&b, "%s: cache hit, winner %s (ranking %s); nothing measured\n", r.Key, r.Winner, strings.Join(r.ranking, " > "))
+		fmt.Fprintf(&b, "%s: cache hit, winner %s (ranking %s, timed by %s); nothing measured\n", r.Key, r.Winner, strings.Join(r.ranking, " > "), r.Timing)
 		return b.String()
 	}
 	fmt.Fprintf(&b, "%s (timing: %s)\n", r.Key, r.Timing)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -142,6 +143,7 @@ func TestCacheHitLaunchesNothing(t *testing.T) {
 	got, res, err := tu.Pick(context.Background(), "k", cands)
 	require.NoError(t, err)
 	assert.True(t, res.Cached)
+	assert.Equal(t, tune.TimingWall, res.Timing, "a cached result says how it was measured")
 	assert.Equal(t, "fast", got.Name)
 	assert.Equal(t, client.Stats{}, c2.Stats(), "a cache hit performs zero launches")
 	assert.Contains(t, res.Table(), "cache hit")
@@ -364,4 +366,13 @@ func TestRankingOfSlowCandidates(t *testing.T) {
 			assert.Equal(t, "pruned", row.Status, row.Name)
 		}
 	}
+}
+
+func TestProgress(t *testing.T) {
+	_, c := setup(t)
+	var buf strings.Builder
+	_, _, err := tune.New(c, tune.WithDevice("test"), tune.WithProgress(&buf)).Pick(context.Background(), "op/progress",
+		[]tune.Candidate{sleeper("a", 0, nil), sleeper("b", time.Millisecond, nil)})
+	require.NoError(t, err)
+	assert.Contains(t, buf.String(), "tune op/progress", "a progress bar was drawn on the writer given")
 }

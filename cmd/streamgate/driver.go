@@ -7,15 +7,14 @@ import (
 	"os"
 	"path/filepath"
 
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+	"github.com/streamgate/streamgate/wgpu"
 )
 
 // init quiets the driver before any device opens, as internal/gputest does
-// for tests: wgpu-native logs only errors (the wgpu package has no knob for
-// it), and when XDG_RUNTIME_DIR is unset — lavapipe complains on every
+// for tests: wgpu-native logs only errors, and when XDG_RUNTIME_DIR is unset — lavapipe complains on every
 // device — it points at a private directory, as the Makefile's is.
 func init() {
-	gowgpu.SetLogLevel(gowgpu.LogLevel_Error)
+	wgpu.SetLogLevel(wgpu.LogError)
 	if os.Getenv("XDG_RUNTIME_DIR") != "" {
 		return
 	}

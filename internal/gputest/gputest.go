@@ -9,8 +9,6 @@ import (
 	"os"
 	"testing"
 
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -18,7 +16,7 @@ import (
 // errors, and lavapipe gets the XDG_RUNTIME_DIR it complains about when
 // unset. Call it from TestMain; run is m.Run, or a wrapper of it.
 func Main(run func() int) {
-	gowgpu.SetLogLevel(gowgpu.LogLevel_Error)
+	wgpu.SetLogLevel(wgpu.LogError)
 	if os.Getenv("XDG_RUNTIME_DIR") == "" {
 		if dir, err := os.MkdirTemp("", "streamgate-xdg"); err == nil {
 			os.Setenv("XDG_RUNTIME_DIR", dir)
