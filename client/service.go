@@ -10,9 +10,9 @@ import (
 // queue, reached through logical streams. The wgpu package's Device
 // implements it; tests may implement it in memory.
 //
-// Implementations must be safe for concurrent use by multiple goroutines.
-// Launches of one stream are issued by one goroutine at a time (a client's
-// own contract), but different streams are used concurrently.
+// Implementations must be safe for concurrent use by multiple goroutines,
+// on one stream too: under the [Single] policy every client of a service
+// launches on one stream, from any goroutine.
 type Service interface {
 	// ServiceID returns the process-unique id of this service.
 	ServiceID() registry.ServiceID

@@ -149,6 +149,35 @@ func TestGPUSingleOtherGoroutine(t *testing.T) {
 	assert.Equal(t, uint32(4), gpuCount(t, a, buf), "under Single a launch from another goroutine during a measurement executes")
 }
 
+// TestGPUSingleConcurrentLaunches: under Single, clients on many goroutines
+// launch on the one shared stream at once; during a measurement every
+// launch executes exactly once.
+func TestGPUSingleConcurrentLaunches(t *testing.T) {
+	d := gputest.Open(t)
+	r := registry.New()
+	r.SetProcessMode(registry.ProcessCompile)
+	buf := newCounter(t, d)
+	first := client.New(d, client.WithRegistry(r), client.WithStreamPolicy(client.Single))
+	m := first.Measure()
+	const goroutines, each = 4, 150
+	var wg sync.WaitGroup
+	for range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := first.Fork()
+			for range each {
+				if !assert.NoError(t, c.Launch(counter, [3]uint32{1, 1, 1}, buf)) {
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	m.Release()
+	assert.Equal(t, uint32(goroutines*each), gpuCount(t, first, buf))
+}
+
 func TestGPUNestedOutOfOrderFromOtherGoroutines(t *testing.T) {
 	d := gputest.Open(t)
 	r := registry.New()

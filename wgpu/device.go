@@ -47,9 +47,11 @@ var serviceIDs atomic.Uint64
 // Device is one WebGPU device and its queue, reached through logical
 // streams; it implements client.Service.
 //
-// A Device is safe for concurrent use by multiple goroutines. Launches of
-// one stream must come from one goroutine at a time (client.Service's
-// contract); different streams are used concurrently. [Device.Compiled]
+// A Device is safe for concurrent use by multiple goroutines, on one stream
+// too: a stream's launches are recorded one at a time, in the order they
+// take the stream's lock, so several goroutines sharing a stream (the
+// client's Single policy) interleave their dispatches; different streams
+// record in parallel. [Device.Compiled]
 // never blocks and never allocates. [Device.Close] waits for calls in
 // progress; [Buffer.Release] briefly excludes every other call on the
 // device. The zero value is not usable; use [Open]. A Device must not be
