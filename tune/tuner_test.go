@@ -376,3 +376,34 @@ func TestProgress(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, buf.String(), "tune op/progress", "a progress bar was drawn on the writer given")
 }
+
+// TestDevicesTuneIndependently: a tune stuck on one device does not hold up
+// a tune on another, even for the same key and a shared cache.
+func TestDevicesTuneIndependently(t *testing.T) {
+	cache := tune.NewMemoryCache()
+	_, c1 := setup(t)
+	_, c2 := setup(t)
+	stuck := make(chan struct{})
+	entered := make(chan struct{}, 1)
+	blocking := tune.Candidate{Name: "a", Run: func(ctx context.Context, c *client.Client) error {
+		select {
+		case entered <- struct{}{}:
+		default:
+		}
+		<-stuck
+		return nil
+	}}
+	done1 := make(chan error, 1)
+	go func() {
+		_, _, err := tune.New(c1, tune.WithDevice("dev1"), tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k",
+			[]tune.Candidate{blocking, sleeper("b", 0, nil)})
+		done1 <- err
+	}()
+	<-entered // device 1 is mid-tune
+	got, _, err := tune.New(c2, tune.WithDevice("dev2"), tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k",
+		[]tune.Candidate{sleeper("a", 2*time.Millisecond, nil), sleeper("b", 0, nil)})
+	require.NoError(t, err, "device 2 tuned while device 1 was stuck")
+	assert.Equal(t, "b", got.Name)
+	close(stuck)
+	require.NoError(t, <-done1)
+}
