@@ -114,7 +114,7 @@ func (r *Device) OnePass(n int) error {
 		return err
 	}
 	for j := 0; j < n; j++ {
-		p.Dispatch()
+		p.Dispatch(1, 1, 1)
 	}
 	return p.Submit()
 }
@@ -141,8 +141,8 @@ func (r *Device) BeginPass() (*Pass, error) {
 	return &Pass{r: r, enc: enc, pass: pass}, nil
 }
 
-// Dispatch records one dispatch of one workgroup.
-func (p *Pass) Dispatch() { p.pass.DispatchWorkgroups(1, 1, 1) }
+// Dispatch records one dispatch of x×y×z workgroups.
+func (p *Pass) Dispatch(x, y, z uint32) { p.pass.DispatchWorkgroups(x, y, z) }
 
 // Submit ends the pass, submits its command buffer and waits for the GPU.
 // It releases the pass and the encoder either way.
