@@ -129,12 +129,15 @@ var (
 //     launches/s is the total, executed/s and discarded/s its two parts.
 //   - Compile: compiling a new kernel (impl=cold, the baseline) against
 //     asking for one already compiled (impl=cache-hit).
+//
+// LaunchSuite(nil) lists the cases, e.g. to filter them before opening the
+// devices; its cases must not be run.
 func LaunchSuite(e *LaunchEnv) []Case {
 	cs := []Case{
 		{Thing: "LaunchLoop", Impl: "client", Baseline: "raw-one-pass", F: e.loopClient},
 		{Thing: "LaunchLoop", Impl: "device", Baseline: "raw-one-pass", F: e.loopDevice},
-		{Thing: "LaunchLoop", Impl: "raw-submit-each", Baseline: "raw-one-pass", F: e.loopRaw(e.raw.SubmitEach)},
-		{Thing: "LaunchLoop", Impl: "raw-one-pass", Baseline: "raw-one-pass", F: e.loopRaw(e.raw.OnePass)},
+		{Thing: "LaunchLoop", Impl: "raw-submit-each", Baseline: "raw-one-pass", F: e.loopRaw((*rawwgpu.Device).SubmitEach)},
+		{Thing: "LaunchLoop", Impl: "raw-one-pass", Baseline: "raw-one-pass", F: e.loopRaw((*rawwgpu.Device).OnePass)},
 		{Thing: "ExecutedLaunch", Impl: "client", Baseline: "raw-one-pass", F: e.executedClient},
 		{Thing: "ExecutedLaunch", Impl: "device", Baseline: "raw-one-pass", F: e.executedDevice},
 		{Thing: "ExecutedLaunch", Impl: "raw-one-pass", Baseline: "raw-one-pass", F: e.executedRaw},
@@ -209,12 +212,12 @@ func (e *LaunchEnv) loopDevice(b *testing.B) {
 	reportDispatches(b, LaunchesPerLoop)
 }
 
-func (e *LaunchEnv) loopRaw(run func(n int) error) func(*testing.B) {
+func (e *LaunchEnv) loopRaw(run func(r *rawwgpu.Device, n int) error) func(*testing.B) {
 	return func(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if err := run(LaunchesPerLoop); err != nil {
+			if err := run(e.raw, LaunchesPerLoop); err != nil {
 				fatalf(b, "%v", err)
 			}
 		}
@@ -397,4 +400,10 @@ func (e *LaunchEnv) compileHit(b *testing.B) {
 			fatalf(b, "Compile: %v", err)
 		}
 	}
+}
+
+// Adapter describes the wgpu device's adapter: name, backend and driver.
+func (e *LaunchEnv) Adapter() string {
+	i := e.dev.Info()
+	return fmt.Sprintf("%s (%v, %s)", i.Name, i.Backend, i.Driver)
 }

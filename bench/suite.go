@@ -1,11 +1,16 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"testing"
 )
+
+// ErrNoCgo is what [OpenLaunchEnv] returns in a build without cgo: the
+// launch benchmarks need the wgpu package.
+var ErrNoCgo = errors.New("bench: the launch benchmarks need cgo (the wgpu package)")
 
 // Case is one benchmark of a suite, runnable by go test (through the thin
 // wrappers in this package's _test files) and by testing.Benchmark (the
