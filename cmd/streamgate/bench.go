@@ -47,7 +47,7 @@ the baseline's (the seed design for registry cases, raw go-webgpu in one pass
 for launch cases) at the same GOMAXPROCS: below 1 is faster.`)
 	var cfg benchConfig
 	var cpus, run string
-	fs.StringVar(&cfg.benchtime, "benchtime", "100ms", "run each case for this long, or Nx for N iterations (go test -benchtime)")
+	fs.StringVar(&cfg.benchtime, "benchtime", "300ms", "run each case for this long, or Nx for N iterations (go test -benchtime)")
 	fs.StringVar(&cpus, "cpu", "1,2,4,8", "comma-separated GOMAXPROCS values (parallel readers) for the registry cases")
 	fs.StringVar(&run, "run", "", "run only the cases whose name (e.g. Mode/impl=seed/k=8) matches this regexp")
 	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), "directory for the chart (bench-mode.png, bench-mode.svg) and the table (bench.md)")
