@@ -6,6 +6,8 @@ FUZZSMOKE ?= 10s
 # The fuzz targets of ./fuzz, run one after another (go test fuzzes one at a time).
 FUZZTARGETS := FuzzRegistry FuzzLockfree FuzzConcurrent
 BENCHTIME ?= 1s
+# Flags of streamgate bench, e.g. make bench BENCHFLAGS='-run ^Mode/ -benchtime 1s'.
+BENCHFLAGS ?=
 DEMOFLAGS ?=
 # Packages that must build without cgo.
 PURE      := ./lockfree ./registry ./client ./tune ./internal/...
@@ -15,7 +17,7 @@ export STREAMGATE_REQUIRE_ADAPTER ?= 1
 # Keep lavapipe quiet about a missing XDG_RUNTIME_DIR.
 export XDG_RUNTIME_DIR ?= $(shell d=$${TMPDIR:-/tmp}/streamgate-xdg-$$(id -u); mkdir -p $$d && chmod 700 $$d && echo $$d)
 
-.PHONY: all deps test lint unit fuzz-smoke bench fuzz demo clean
+.PHONY: all deps test lint unit fuzz-smoke bench bench-go fuzz demo clean
 
 all: test
 
@@ -37,7 +39,13 @@ unit:
 	@echo "== go test -race"
 	$(GO) test -race -count=1 ./...
 
+# Every benchmark in one process: a Markdown table and the Mode chart under
+# out/bench (BENCHMARKS.md is made from it; docs/bench-mode.* are its chart).
 bench: deps
+	$(GO) run ./cmd/streamgate bench $(BENCHFLAGS)
+
+# The same bodies through go test, for benchstat -col /impl.
+bench-go: deps
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
 # Plain go test (in unit) replays the committed corpora; these fuzz anew.
@@ -59,4 +67,4 @@ demo: deps
 	$(GO) run ./cmd/streamgate warmup $(DEMOFLAGS)
 
 clean:
-	rm -rf .tools streamgate
+	rm -rf .tools streamgate out

@@ -12,6 +12,9 @@
 //	        every tunable op autotuned), then the real pass with the winners,
 //	        checked against a CPU reference
 //	info    the adapters, and the opened device's features and limits
+//	bench   the registry and launch benchmarks in one process: a Markdown
+//	        table of ns/op, allocs/op and ratios to the baselines, and a
+//	        chart of Mode's ns/op against k (PNG and SVG)
 //	help    usage, or a command's flags
 //
 // Run "streamgate help <command>" for a command's flags.

@@ -3,8 +3,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -33,13 +31,12 @@ func TestMain(m *testing.M) {
 	})
 }
 
-// runCmd runs the command line args in-process.
-func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = run(context.Background(), args, &out, &errOut)
-	return code, out.String(), errOut.String()
-}
+// launchCases: streamgate bench runs the launch cases in this build.
+const launchCases = true
+
+// needAdapter skips t, or fails it under STREAMGATE_REQUIRE_ADAPTER=1, when
+// the machine has no WebGPU adapter.
+func needAdapter(t *testing.T) { gputest.Open(t) }
 
 // small sizes, none a multiple of a tile, so every bounds check runs.
 var smallWarmup = []string{"warmup", "-m", "40", "-n", "36", "-k", "20", "-steps", "3"}

@@ -109,29 +109,57 @@ func (r *Device) SubmitEach(n int) error {
 // OnePass records n dispatches of one workgroup in one pass and submits them
 // at once — the floor of the binding — then waits for the GPU.
 func (r *Device) OnePass(n int) error {
-	enc, err := r.dev.CreateCommandEncoder(nil)
+	p, err := r.BeginPass()
 	if err != nil {
 		return err
 	}
-	defer enc.Release()
+	for j := 0; j < n; j++ {
+		p.Dispatch(1, 1, 1)
+	}
+	return p.Submit()
+}
+
+// Pass is one encoder with an open compute pass, the kernel and its bind
+// group set: [Device.OnePass] taken apart, so that a benchmark can time the
+// recording of dispatches apart from the submit and the wait.
+type Pass struct {
+	r    *Device
+	enc  *gowgpu.CommandEncoder
+	pass *gowgpu.ComputePassEncoder
+}
+
+// BeginPass creates an encoder and begins a compute pass with the kernel
+// and its bind group set. The caller must call [Pass.Submit].
+func (r *Device) BeginPass() (*Pass, error) {
+	enc, err := r.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return nil, err
+	}
 	pass := enc.BeginComputePass(nil)
 	pass.SetPipeline(r.pipe)
 	pass.SetBindGroup(0, r.bg, nil)
-	for j := 0; j < n; j++ {
-		pass.DispatchWorkgroups(1, 1, 1)
-	}
-	err = pass.End()
-	pass.Release()
+	return &Pass{r: r, enc: enc, pass: pass}, nil
+}
+
+// Dispatch records one dispatch of x×y×z workgroups.
+func (p *Pass) Dispatch(x, y, z uint32) { p.pass.DispatchWorkgroups(x, y, z) }
+
+// Submit ends the pass, submits its command buffer and waits for the GPU.
+// It releases the pass and the encoder either way.
+func (p *Pass) Submit() error {
+	defer p.enc.Release()
+	err := p.pass.End()
+	p.pass.Release()
 	if err != nil {
 		return err
 	}
-	cmd, err := enc.Finish(nil)
+	cmd, err := p.enc.Finish(nil)
 	if err != nil {
 		return err
 	}
-	r.queue.Submit(cmd)
+	p.r.queue.Submit(cmd)
 	cmd.Release()
-	r.dev.Poll(true, nil)
+	p.r.dev.Poll(true, nil)
 	return nil
 }
 

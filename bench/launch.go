@@ -1,0 +1,409 @@
+//go:build cgo
+
+package bench
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/internal/rawwgpu"
+	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+// LaunchWGSL is the tiny kernel every launch benchmark dispatches, one
+// workgroup at a time: it adds 1 to each element of its one buffer.
+const LaunchWGSL = `
+@group(0) @binding(0) var<storage, read_write> x: array<u32>;
+
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+	if (id.x < arrayLength(&x)) {
+		x[id.x] = x[id.x] + 1u;
+	}
+}
+`
+
+const (
+	// LaunchesPerLoop is how many launches one LaunchLoop op records and
+	// runs on one stream.
+	LaunchesPerLoop = 10000
+	// recordChunk is how many launches ExecutedLaunch records between two
+	// untimed syncs: under wgpu.DefaultMaxBatch, so that no launch in the
+	// timed part submits.
+	recordChunk = 1000
+	// bufferSize is the size of the kernel's buffer: one workgroup's worth.
+	bufferSize = 256
+)
+
+// LaunchEnv is what the launch benchmarks share: one wgpu.Device, a
+// hand-written go-webgpu device (internal/rawwgpu) with the same kernel
+// and a buffer of the same size, and the kernel compiled on the first.
+// Opening devices is slow, so a suite opens them once. A LaunchEnv's
+// cases run one at a time; Close it after the last.
+type LaunchEnv struct {
+	dev    *wgpu.Device    // written once
+	raw    *rawwgpu.Device // written once
+	buf    *wgpu.Buffer    // written once
+	kernel *client.Kernel  // written once; compiled on dev
+}
+
+// OpenLaunchEnv opens the default adapter twice, through wgpu and by hand.
+// Without an adapter the error matches wgpu.ErrNoAdapter.
+func OpenLaunchEnv() (_ *LaunchEnv, err error) {
+	e := &LaunchEnv{kernel: client.NewKernel("inc", LaunchWGSL, "main")}
+	defer func() {
+		if err != nil {
+			e.Close()
+		}
+	}()
+	if e.dev, err = wgpu.Open(wgpu.Options{}); err != nil {
+		return nil, err
+	}
+	if e.buf, err = e.dev.NewBuffer(bufferSize, 0); err != nil {
+		return nil, err
+	}
+	if err = e.dev.Compile(context.Background(), e.kernel); err != nil {
+		return nil, err
+	}
+	if e.raw, err = rawwgpu.Open(LaunchWGSL, bufferSize); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// Device returns the wgpu device the client and device cases launch on.
+func (e *LaunchEnv) Device() *wgpu.Device { return e.dev }
+
+// Close releases both devices.
+func (e *LaunchEnv) Close() {
+	if e.raw != nil {
+		e.raw.Release()
+		e.raw = nil
+	}
+	if e.dev != nil {
+		e.dev.Close()
+		e.dev = nil
+	}
+}
+
+var (
+	one  = [3]uint32{1, 1, 1}
+	none = [3]uint32{0, 0, 0} // ExecutedLaunch's: recorded like any other, near free to run
+)
+
+// LaunchSuite returns the launch benchmarks on e:
+//
+//   - LaunchLoop: LaunchesPerLoop launches of the tiny kernel on one stream
+//     and a sync per op, through a client.Client under ProcessExecute
+//     (impl=client), through wgpu.Device.Launch (impl=device), and with raw
+//     go-webgpu: one encoder and one submit per dispatch
+//     (impl=raw-submit-each, what users write by hand) and every dispatch in
+//     one pass and one submit (impl=raw-one-pass, the binding's floor, the
+//     baseline). dispatches/s is the throughput (issue 4).
+//   - ExecutedLaunch: the CPU cost of recording one executed launch, the
+//     same three ways but submit-each; every recordChunk launches the
+//     stream is synced with the timer stopped, so ns/op leaves out the
+//     submit and the GPU's run, which are the same work for all three
+//     (issue 5: client overhead over raw go-webgpu). The dispatches are of
+//     0 workgroups: recorded and validated like any other, by every layer
+//     down to wgpu-native, but near free to run, so that the untimed syncs
+//     do not take 100 times the timed part (lavapipe runs a one-workgroup
+//     dispatch in about 30 µs).
+//   - DiscardedLaunch/impl=client-wgpu: a discarded launch of a compiled
+//     kernel under ProcessCompile, the mode read and the compile-cache hit
+//     (issue 5: under 100 ns, 0 allocs); k=0 takes the registry's fast
+//     path, k=1 has a measurement open on another client's stream.
+//   - LaunchThroughput/impl=client/goroutines=1,2,4: that many goroutines,
+//     each launching on its own client (its own stream) under
+//     ProcessCompileAndAutotune — the process mode during which
+//     measurements are open — while goroutine 0's client has a Measure
+//     open: its launches execute (synced every 100, as a measurement
+//     would), the others' are discarded. Launches are handed out 100 at a
+//     time from one counter, so a fast goroutine does more of them;
+//     launches/s is the total, executed/s and discarded/s its two parts.
+//   - Compile: compiling a new kernel (impl=cold, the baseline) against
+//     asking for one already compiled (impl=cache-hit).
+//
+// LaunchSuite(nil) lists the cases, e.g. to filter them before opening the
+// devices; its cases must not be run.
+func LaunchSuite(e *LaunchEnv) []Case {
+	cs := []Case{
+		{Thing: "LaunchLoop", Impl: "client", Baseline: "raw-one-pass", F: e.loopClient},
+		{Thing: "LaunchLoop", Impl: "device", Baseline: "raw-one-pass", F: e.loopDevice},
+		{Thing: "LaunchLoop", Impl: "raw-submit-each", Baseline: "raw-one-pass", F: e.loopRaw((*rawwgpu.Device).SubmitEach)},
+		{Thing: "LaunchLoop", Impl: "raw-one-pass", Baseline: "raw-one-pass", F: e.loopRaw((*rawwgpu.Device).OnePass)},
+		{Thing: "ExecutedLaunch", Impl: "client", Baseline: "raw-one-pass", F: e.executedClient},
+		{Thing: "ExecutedLaunch", Impl: "device", Baseline: "raw-one-pass", F: e.executedDevice},
+		{Thing: "ExecutedLaunch", Impl: "raw-one-pass", Baseline: "raw-one-pass", F: e.executedRaw},
+	}
+	for _, k := range []int{0, 1} {
+		cs = append(cs, Case{Thing: "DiscardedLaunch", Impl: "client-wgpu", Key: "k", Value: strconv.Itoa(k),
+			F: func(b *testing.B) { e.discarded(b, k) }})
+	}
+	for _, g := range []int{1, 2, 4} {
+		cs = append(cs, Case{Thing: "LaunchThroughput", Impl: "client", Key: "goroutines", Value: strconv.Itoa(g),
+			F: func(b *testing.B) { e.throughput(b, g) }})
+	}
+	cs = append(cs,
+		Case{Thing: "Compile", Impl: "cold", Baseline: "cold", F: e.compileCold},
+		Case{Thing: "Compile", Impl: "cache-hit", Baseline: "cold", F: e.compileHit},
+	)
+	return cs
+}
+
+func reportDispatches(b *testing.B, perOp int) {
+	reportRate(b, float64(b.N)*float64(perOp), "dispatches/s")
+}
+
+// newClient returns a client of e's device with a registry of its own
+// under p.
+func (e *LaunchEnv) newClient(p registry.ProcessMode) *client.Client {
+	r := registry.New()
+	r.SetProcessMode(p)
+	return client.New(e.dev, client.WithRegistry(r))
+}
+
+func (e *LaunchEnv) loopClient(b *testing.B) {
+	c := e.newClient(registry.ProcessExecute)
+	defer c.Close()
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < LaunchesPerLoop; j++ {
+			if err := c.Launch(e.kernel, one, e.buf); err != nil {
+				fatalf(b, "Launch: %v", err)
+			}
+		}
+		if err := c.Sync(ctx); err != nil {
+			fatalf(b, "Sync: %v", err)
+		}
+	}
+	b.StopTimer()
+	reportDispatches(b, LaunchesPerLoop)
+	if got, want := c.Stats().Executed, uint64(b.N)*LaunchesPerLoop; got != want {
+		fatalf(b, "executed %d launches, want %d", got, want)
+	}
+}
+
+func (e *LaunchEnv) loopDevice(b *testing.B) {
+	id := client.NewStreamID()
+	defer e.dev.Flush(id)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for j := 0; j < LaunchesPerLoop; j++ {
+			if err := e.dev.Launch(id, e.kernel, one, e.buf); err != nil {
+				fatalf(b, "Launch: %v", err)
+			}
+		}
+		if err := e.dev.Sync(ctx, id); err != nil {
+			fatalf(b, "Sync: %v", err)
+		}
+	}
+	b.StopTimer()
+	reportDispatches(b, LaunchesPerLoop)
+}
+
+func (e *LaunchEnv) loopRaw(run func(r *rawwgpu.Device, n int) error) func(*testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if err := run(e.raw, LaunchesPerLoop); err != nil {
+				fatalf(b, "%v", err)
+			}
+		}
+		b.StopTimer()
+		reportDispatches(b, LaunchesPerLoop)
+	}
+}
+
+// recordChunks calls launch b.N times, calling sync with the timer stopped
+// after every recordChunk launches and at the end.
+func recordChunks(b *testing.B, begin func() error, launch func() error, sync func() error) {
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := b.N; n > 0; {
+		m := min(n, recordChunk)
+		if err := begin(); err != nil {
+			fatalf(b, "%v", err)
+		}
+		for range m {
+			if err := launch(); err != nil {
+				fatalf(b, "launch: %v", err)
+			}
+		}
+		n -= m
+		b.StopTimer()
+		if err := sync(); err != nil {
+			fatalf(b, "sync: %v", err)
+		}
+		b.StartTimer()
+	}
+	b.StopTimer()
+	reportRate(b, float64(b.N), "launches/s")
+}
+
+func (e *LaunchEnv) executedClient(b *testing.B) {
+	c := e.newClient(registry.ProcessExecute)
+	defer c.Close()
+	ctx := context.Background()
+	recordChunks(b,
+		func() error { return nil },
+		func() error { return c.Launch(e.kernel, none, e.buf) },
+		func() error { return c.Sync(ctx) })
+	if got := c.Stats().Executed; got != uint64(b.N) {
+		fatalf(b, "executed %d launches, want %d", got, b.N)
+	}
+}
+
+func (e *LaunchEnv) executedDevice(b *testing.B) {
+	id := client.NewStreamID()
+	ctx := context.Background()
+	recordChunks(b,
+		func() error { return nil },
+		func() error { return e.dev.Launch(id, e.kernel, none, e.buf) },
+		func() error { return e.dev.Sync(ctx, id) })
+}
+
+func (e *LaunchEnv) executedRaw(b *testing.B) {
+	var p *rawwgpu.Pass
+	recordChunks(b,
+		func() (err error) { p, err = e.raw.BeginPass(); return err },
+		func() error { p.Dispatch(0, 0, 0); return nil },
+		func() error { return p.Submit() })
+}
+
+func (e *LaunchEnv) discarded(b *testing.B, k int) {
+	c := e.newClient(registry.ProcessCompile)
+	defer c.Close()
+	if k > 0 {
+		other := c.Fork()
+		defer other.Close()
+		defer other.Measure().Release()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := c.Launch(e.kernel, one, e.buf); err != nil {
+			fatalf(b, "Launch: %v", err)
+		}
+	}
+	b.StopTimer()
+	reportRate(b, float64(b.N), "launches/s")
+	if s := c.Stats(); s.Executed != 0 || s.Discarded != uint64(b.N) || s.Queued != 0 {
+		fatalf(b, "stats %+v, want %d discarded, none executed or queued", s, b.N)
+	}
+}
+
+// throughputGrain is how many launches a LaunchThroughput goroutine takes
+// at a time, and how many the measured one launches between syncs.
+const throughputGrain = 100
+
+func (e *LaunchEnv) throughput(b *testing.B, goroutines int) {
+	cs := []*client.Client{e.newClient(registry.ProcessCompileAndAutotune)}
+	for len(cs) < goroutines {
+		cs = append(cs, cs[0].Fork())
+	}
+	defer func() {
+		for _, c := range cs {
+			c.Close()
+		}
+	}()
+	m := cs[0].Measure()
+	defer m.Release()
+	ctx := context.Background()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, len(cs))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i, c := range cs {
+		wg.Go(func() {
+			for {
+				end := next.Add(throughputGrain)
+				start := end - throughputGrain
+				if start >= int64(b.N) {
+					return
+				}
+				for range min(end, int64(b.N)) - start {
+					if err := c.Launch(e.kernel, one, e.buf); err != nil {
+						errs[i] = err
+						return
+					}
+				}
+				if i == 0 {
+					if err := c.Sync(ctx); err != nil {
+						errs[i] = err
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	for i, err := range errs {
+		if err != nil {
+			fatalf(b, "goroutine %d: %v", i, err)
+		}
+	}
+	var executed, discarded uint64
+	for _, c := range cs {
+		s := c.Stats()
+		executed += s.Executed
+		discarded += s.Discarded
+	}
+	if executed+discarded != uint64(b.N) || executed != cs[0].Stats().Executed {
+		fatalf(b, "executed %d + discarded %d launches, want %d, only goroutine 0's executed", executed, discarded, b.N)
+	}
+	reportRate(b, float64(b.N), "launches/s")
+	reportRate(b, float64(executed), "executed/s")
+	reportRate(b, float64(discarded), "discarded/s")
+}
+
+// coldKernels numbers the kernels Compile/impl=cold makes, so that each is
+// new to the device.
+var coldKernels atomic.Uint64
+
+func (e *LaunchEnv) compileCold(b *testing.B) {
+	ks := make([]*client.Kernel, b.N)
+	for i := range ks {
+		n := coldKernels.Add(1)
+		src := fmt.Sprintf("// cold kernel %d\n%s", n, LaunchWGSL)
+		ks[i] = client.NewKernel(fmt.Sprintf("cold-%d", n), src, "main")
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for _, k := range ks {
+		if err := e.dev.Compile(ctx, k); err != nil {
+			fatalf(b, "Compile: %v", err)
+		}
+	}
+}
+
+func (e *LaunchEnv) compileHit(b *testing.B) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := e.dev.Compile(ctx, e.kernel); err != nil {
+			fatalf(b, "Compile: %v", err)
+		}
+	}
+}
+
+// Adapter describes the wgpu device's adapter: name, backend and driver.
+func (e *LaunchEnv) Adapter() string {
+	i := e.dev.Info()
+	return fmt.Sprintf("%s (%v, %s)", i.Name, i.Backend, i.Driver)
+}

@@ -1,0 +1,217 @@
+package bench
+
+import (
+	"strconv"
+	"sync/atomic"
+	"testing"
+
+	"github.com/streamgate/streamgate/registry"
+)
+
+// The registry suite runs one body over every implementation of [Impls].
+// Reads run under b.RunParallel, so GOMAXPROCS n (go test -cpu n, or the
+// command's -cpu) gives n parallel readers; ns/op is wall time per read
+// over all readers, and ops/s their total throughput. With more readers
+// than cores (-cpu 4 and 8 on a 2-core machine) the readers time-slice:
+// that measures how a design behaves when a reader is preempted — a lock
+// holder descheduled stalls every other reader of a lock-based design —
+// not more parallelism.
+//
+// The read is Mode(readStream, Discard) — the launch path under a
+// discarding process mode — and the read stream's override, when there is
+// one, sets Execute and is the oldest live override, so the seed design's
+// newest-first scan goes through all k.
+
+// Ks are the live override counts of BenchmarkMode.
+var Ks = []int{0, 1, 8, 64, 1024}
+
+// readStream is the stream every benchmark reads.
+var readStream = registry.ServiceStream{Service: 1, Stream: 1}
+
+// otherStream returns the i-th of many streams other than readStream,
+// spread over four services.
+func otherStream(i int) registry.ServiceStream {
+	return registry.ServiceStream{Service: registry.ServiceID(i % 4), Stream: registry.StreamID(1000 + i)}
+}
+
+// populate sets k live overrides on impl: readStream's first (Execute),
+// then k-1 on other streams. It returns their handles.
+func populate(impl Impl, k int) []Handle {
+	hs := make([]Handle, 0, k)
+	for i := range k {
+		s := readStream
+		if i > 0 {
+			s = otherStream(i)
+		}
+		hs = append(hs, impl.Set(registry.Execute, s))
+	}
+	return hs
+}
+
+func releaseAll(hs []Handle) {
+	for _, h := range hs {
+		h.Release()
+	}
+}
+
+// moder is what a read body needs: an [Impl], or [AtomicInt64].
+type moder interface {
+	Mode(registry.ServiceStream, registry.StreamMode) registry.StreamMode
+}
+
+// benchReads is the read body every Mode benchmark shares: parallel
+// readers of readStream, each read checked against want.
+func benchReads(b *testing.B, r moder, want registry.StreamMode) {
+	b.Helper()
+	b.ReportAllocs()
+	var wrong atomic.Int64
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		n := 0
+		s := readStream // a launch path holds its stream
+		for pb.Next() {
+			if r.Mode(s, registry.Discard) != want {
+				n++
+			}
+		}
+		wrong.Add(int64(n))
+	})
+	b.StopTimer()
+	reportOps(b)
+	if n := wrong.Load(); n > 0 {
+		fatalf(b, "%d reads of Mode(%v, Discard) were not %v", n, readStream, want)
+	}
+}
+
+// RegistrySuite returns the registry benchmarks, each over every
+// implementation, the seed design first; every case's baseline is the
+// seed's case of the same Thing and k (the atomic load for
+// ModeFastPathInlined):
+//
+//   - ModeFastPath: no live override sets the mode opposite to the
+//     default, so every implementation answers from its fast path;
+//     impl=atomic-int64 is a bare atomic.Int64 load behind the same
+//     interface call.
+//   - ModeFastPathInlined: the fast path as the launch path calls it, a
+//     direct, inlined registry.Mode, against an inlined atomic load (this
+//     departs from "one body over every implementation" on purpose: a call
+//     through [Impl] cannot inline).
+//   - Mode/k=0,1,8,64,1024: k live overrides over many streams, the read
+//     stream's the oldest; with k = 0 every implementation takes its fast
+//     path.
+//   - ModeChurn/k=8: the reads of Mode at k = 8 while one background
+//     goroutine sets and releases an override of another stream as fast as
+//     it can; churns/s is how many Set+Release pairs it got through.
+//   - SetRelease/k=8,64: one Set and its Release (two writes) with k other
+//     overrides live; parallel writers contend.
+func RegistrySuite() []Case {
+	var cs []Case
+	add := func(thing, impl, key string, v int, baseline string, f func(*testing.B)) {
+		c := Case{Thing: thing, Impl: impl, Baseline: baseline, PerCPU: true, F: f}
+		if key != "" {
+			c.Key, c.Value = key, strconv.Itoa(v)
+		}
+		cs = append(cs, c)
+	}
+
+	add("ModeFastPath", "atomic-int64", "", 0, "seed", func(b *testing.B) {
+		benchReads(b, new(AtomicInt64), registry.Discard)
+	})
+	for _, named := range Impls() {
+		add("ModeFastPath", named.Name, "", 0, "seed", func(b *testing.B) {
+			impl := named.New()
+			// A live override that sets the default changes nothing.
+			h := impl.Set(registry.Discard, readStream)
+			defer h.Release()
+			benchReads(b, impl, registry.Discard)
+		})
+	}
+
+	add("ModeFastPathInlined", "atomic-int64", "", 0, "atomic-int64", func(b *testing.B) {
+		var v atomic.Int64
+		b.ReportAllocs()
+		var sink atomic.Int64
+		b.RunParallel(func(pb *testing.PB) {
+			var x int64
+			for pb.Next() {
+				x += v.Load()
+			}
+			sink.Add(x)
+		})
+		reportOps(b)
+	})
+	add("ModeFastPathInlined", "registry", "", 0, "atomic-int64", func(b *testing.B) {
+		r := registry.New()
+		b.ReportAllocs()
+		var sink atomic.Int64
+		b.RunParallel(func(pb *testing.PB) {
+			var x int64
+			s := readStream // a launch path holds its stream
+			for pb.Next() {
+				x += int64(r.Mode(s, registry.Discard))
+			}
+			sink.Add(x)
+		})
+		reportOps(b)
+	})
+
+	for _, named := range Impls() {
+		for _, k := range Ks {
+			add("Mode", named.Name, "k", k, "seed", func(b *testing.B) {
+				impl := named.New()
+				hs := populate(impl, k)
+				defer releaseAll(hs)
+				want := registry.Discard
+				if k > 0 {
+					want = registry.Execute
+				}
+				benchReads(b, impl, want)
+			})
+		}
+	}
+
+	for _, named := range Impls() {
+		const k = 8
+		add("ModeChurn", named.Name, "k", k, "seed", func(b *testing.B) {
+			impl := named.New()
+			hs := populate(impl, k)
+			defer releaseAll(hs)
+			var stop atomic.Bool
+			var churns atomic.Int64
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				n := int64(0)
+				for i := 0; !stop.Load(); i++ {
+					impl.Set(registry.Execute, otherStream(k+i%k)).Release()
+					n++
+				}
+				churns.Store(n)
+			}()
+			benchReads(b, impl, registry.Execute)
+			stop.Store(true)
+			<-done
+			reportRate(b, float64(churns.Load()), "churns/s")
+		})
+	}
+
+	for _, named := range Impls() {
+		for _, k := range []int{8, 64} {
+			add("SetRelease", named.Name, "k", k, "seed", func(b *testing.B) {
+				impl := named.New()
+				hs := populate(impl, k)
+				defer releaseAll(hs)
+				b.ReportAllocs()
+				b.ResetTimer()
+				b.RunParallel(func(pb *testing.PB) {
+					for pb.Next() {
+						impl.Set(registry.Execute, readStream).Release()
+					}
+				})
+				b.StopTimer()
+				reportOps(b)
+			})
+		}
+	}
+	return cs
+}

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/streamgate/streamgate/bench"
+)
+
+const benchSummary = "run the registry and launch benchmarks in one process; print a Markdown table and chart ns/op vs k"
+
+func init() {
+	register(&command{name: "bench", summary: benchSummary, flags: benchFlags})
+}
+
+// benchConfig is the bench command's flags.
+type benchConfig struct {
+	benchtime string         // as go test -benchtime: "100ms", "1x"
+	cpus      []int          // GOMAXPROCS values (readers) of the PerCPU cases
+	run       *regexp.Regexp // selects cases by name
+	out       string         // directory for the chart and the table
+}
+
+func benchFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
+	fs := newFlagSet("bench", benchSummary+`.
+
+Cases are named as go test names them, Benchmark<Thing>/impl=<name>/k=<n>,
+less the Benchmark prefix. Registry cases read under b.RunParallel: each runs
+once per -cpu value n with GOMAXPROCS n, so n parallel readers (as go test
+-cpu does). With n above the machine's cores the readers time-slice. Launch
+cases run at the machine's GOMAXPROCS. The ratio column is ns/op divided by
+the baseline's (the seed design for registry cases, raw go-webgpu in one pass
+for launch cases) at the same GOMAXPROCS: below 1 is faster.`)
+	var cfg benchConfig
+	var cpus, run string
+	fs.StringVar(&cfg.benchtime, "benchtime", "300ms", "run each case for this long, or Nx for N iterations (go test -benchtime)")
+	fs.StringVar(&cpus, "cpu", "1,2,4,8", "comma-separated GOMAXPROCS values (parallel readers) for the registry cases")
+	fs.StringVar(&run, "run", "", "run only the cases whose name (e.g. Mode/impl=seed/k=8) matches this regexp")
+	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), "directory for the chart (bench-mode.png, bench-mode.svg) and the table (bench.md)")
+	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
+		var err error
+		if cfg.cpus, err = parseCPUs(cpus); err != nil {
+			fmt.Fprintf(stderr, "streamgate bench: -cpu: %v\n", err)
+			return 2
+		}
+		if cfg.run, err = regexp.Compile(run); err != nil {
+			fmt.Fprintf(stderr, "streamgate bench: -run: %v\n", err)
+			return 2
+		}
+		return benchCmd(ctx, cfg, stdout, stderr)
+	}
+}
+
+func parseCPUs(s string) ([]int, error) {
+	var cpus []int
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive integer", f)
+		}
+		cpus = append(cpus, n)
+	}
+	return cpus, nil
+}
+
+// result is one case run at one GOMAXPROCS.
+type result struct {
+	bench.Case
+	procs  int
+	r      testing.BenchmarkResult
+	failed bool
+}
+
+// name is the case's name as go test prints it: -N for GOMAXPROCS N != 1.
+func (r result) name() string {
+	if r.procs == 1 {
+		return r.Name()
+	}
+	return fmt.Sprintf("%s-%d", r.Name(), r.procs)
+}
+
+func (r result) nsPerOp() float64 { return float64(r.r.T.Nanoseconds()) / float64(r.r.N) }
+
+// setBenchtime makes testing.Benchmark run for d (go test's -benchtime
+// syntax), returning the function that restores the previous value.
+func setBenchtime(d string) (restore func(), err error) {
+	testing.Init() // registers test.benchtime; no effect when already done
+	f := flag.Lookup("test.benchtime")
+	if f == nil {
+		return nil, errors.New("testing has no test.benchtime flag")
+	}
+	old := f.Value.String()
+	if err := f.Value.Set(d); err != nil {
+		return nil, err
+	}
+	return func() { f.Value.Set(old) }, nil
+}
+
+// benchCmd runs the selected cases and reports them. It returns 1 when a
+// case failed or the launch cases could not run.
+func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) int {
+	restore, err := setBenchtime(cfg.benchtime)
+	if err != nil {
+		fmt.Fprintf(stderr, "streamgate bench: -benchtime: %v\n", err)
+		return 2
+	}
+	defer restore()
+	status := 0
+
+	selected := func(cs []bench.Case) []bench.Case {
+		return slices.DeleteFunc(cs, func(c bench.Case) bool { return !cfg.run.MatchString(c.Name()) })
+	}
+	cases := selected(bench.RegistrySuite())
+	adapter := ""
+	if launch := selected(bench.LaunchSuite(nil)); len(launch) > 0 {
+		env, err := bench.OpenLaunchEnv()
+		switch {
+		case errors.Is(err, bench.ErrNoCgo):
+			fmt.Fprintf(stderr, "streamgate bench: skipping the %d launch cases: %v\n", len(launch), err)
+		case err != nil:
+			fmt.Fprintf(stderr, "streamgate bench: skipping the %d launch cases: opening the devices: %v\n", len(launch), err)
+			status = 1
+		default:
+			defer env.Close()
+			adapter = env.Adapter()
+			cases = append(cases, selected(bench.LaunchSuite(env))...)
+		}
+	}
+	if len(cases) == 0 {
+		fmt.Fprintf(stderr, "streamgate bench: no case matches -run %q\n", cfg.run)
+		return 2
+	}
+
+	start := time.Now()
+	var results []result
+	for _, c := range cases {
+		procs := []int{runtime.GOMAXPROCS(0)}
+		if c.PerCPU {
+			procs = cfg.cpus
+		}
+		for _, p := range procs {
+			if err := ctx.Err(); err != nil {
+				fmt.Fprintf(stderr, "streamgate bench: %v\n", err)
+				return 1
+			}
+			res := result{Case: c, procs: p}
+			prev := runtime.GOMAXPROCS(p)
+			res.r = testing.Benchmark(c.F)
+			runtime.GOMAXPROCS(prev)
+			res.failed = res.r.N == 0
+			if res.failed {
+				status = 1
+				fmt.Fprintf(stderr, "%-50s FAILED\n", res.name())
+			} else {
+				fmt.Fprintf(stderr, "%-50s %12d %14.4g ns/op\n", res.name(), res.r.N, res.nsPerOp())
+			}
+			results = append(results, res)
+		}
+	}
+	elapsed := time.Since(start)
+
+	var md strings.Builder
+	writeHeader(&md, cfg, adapter, elapsed)
+	md.WriteString("\n")
+	writeTable(&md, results)
+	if err := os.MkdirAll(cfg.out, 0o755); err != nil {
+		fmt.Fprintf(stderr, "streamgate bench: %v\n", err)
+		return 1
+	}
+	charts, err := writeModeCharts(cfg.out, results, cfg.cpus)
+	if err != nil {
+		fmt.Fprintf(stderr, "streamgate bench: chart: %v\n", err)
+		status = 1
+	}
+	if len(charts) > 0 {
+		fmt.Fprintf(&md, "\nchart: %s\n", strings.Join(charts, ", "))
+	} else {
+		md.WriteString("\nchart: none (no Mode case ran)\n")
+	}
+	io.WriteString(stdout, md.String())
+	table := filepath.Join(cfg.out, "bench.md")
+	if err := os.WriteFile(table, []byte(md.String()), 0o644); err != nil {
+		fmt.Fprintf(stderr, "streamgate bench: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "table: %s\n", table)
+	return status
+}
+
+// writeHeader writes the command's settings and the machine.
+func writeHeader(w io.Writer, cfg benchConfig, adapter string, elapsed time.Duration) {
+	fmt.Fprintf(w, "streamgate bench -benchtime %s -cpu %s", cfg.benchtime, joinInts(cfg.cpus))
+	if cfg.run.String() != "" {
+		fmt.Fprintf(w, " -run '%s'", cfg.run)
+	}
+	fmt.Fprintf(w, "  (%s)\n\n", elapsed.Round(time.Second))
+	fmt.Fprintf(w, "- machine: %d CPUs, %s, %s memory; GOMAXPROCS %d by default\n",
+		runtime.NumCPU(), cpuModel(), memTotal(), runtime.GOMAXPROCS(0))
+	fmt.Fprintf(w, "- go: %s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	if adapter != "" {
+		fmt.Fprintf(w, "- adapter: %s\n", adapter)
+	}
+}
+
+func joinInts(ns []int) string {
+	s := make([]string, len(ns))
+	for i, n := range ns {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ",")
+}
+
+// cpuModel returns the first "model name" of /proc/cpuinfo, or "unknown CPU".
+func cpuModel() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return "unknown CPU"
+}
+
+// memTotal returns MemTotal of /proc/meminfo in GiB, or "unknown".
+func memTotal() string {
+	b, _ := os.ReadFile("/proc/meminfo")
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			var kb float64
+			if _, err := fmt.Sscanf(strings.TrimSpace(v), "%f kB", &kb); err == nil {
+				return fmt.Sprintf("%.0f GiB", kb/(1<<20))
+			}
+		}
+	}
+	return "unknown"
+}
+
+// redundant metrics are 1e9 / ns/op for every case that reports them.
+var redundant = map[string]bool{"ops/s": true, "launches/s": true}
+
+// writeTable writes one Markdown row per result: ns/op, allocs/op, B/op,
+// ns/op over the baseline's at the same GOMAXPROCS, and the other metrics.
+func writeTable(w io.Writer, results []result) {
+	type key struct {
+		thing, k, v string
+		procs       int
+		impl        string
+	}
+	ns := map[key]float64{}
+	for _, r := range results {
+		if !r.failed {
+			ns[key{r.Thing, r.Key, r.Value, r.procs, r.Impl}] = r.nsPerOp()
+		}
+	}
+	fmt.Fprintln(w, "| benchmark | ns/op | allocs/op | B/op | ÷ baseline | baseline | metrics |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|---|")
+	for _, r := range results {
+		if r.failed {
+			fmt.Fprintf(w, "| %s | FAILED | | | | | |\n", r.name())
+			continue
+		}
+		ratio := ""
+		if r.Baseline != "" {
+			if base, ok := ns[key{r.Thing, r.Key, r.Value, r.procs, r.Baseline}]; ok {
+				ratio = fmt.Sprintf("%.3f", r.nsPerOp()/base)
+			}
+		}
+		var metrics []string
+		for _, unit := range slices.Sorted(maps.Keys(r.r.Extra)) {
+			if !redundant[unit] {
+				metrics = append(metrics, fmt.Sprintf("%s %s", formatRate(r.r.Extra[unit]), unit))
+			}
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %s | %s |\n", r.name(), formatNs(r.nsPerOp()),
+			r.r.AllocsPerOp(), r.r.AllocedBytesPerOp(), ratio, r.Baseline, strings.Join(metrics, ", "))
+	}
+}
+
+// formatNs formats ns/op with 4 significant digits, as go test does.
+func formatNs(ns float64) string {
+	switch {
+	case ns >= 1000:
+		return strconv.FormatFloat(math.Round(ns), 'f', 0, 64)
+	case ns >= 100:
+		return strconv.FormatFloat(ns, 'f', 1, 64)
+	case ns >= 10:
+		return strconv.FormatFloat(ns, 'f', 2, 64)
+	default:
+		return strconv.FormatFloat(ns, 'f', 3, 64)
+	}
+}
+
+// formatRate formats a rate with 3 significant digits and an SI prefix.
+func formatRate(v float64) string {
+	switch {
+	case v >= 1e9:
+		return fmt.Sprintf("%.3gG", v/1e9)
+	case v >= 1e6:
+		return fmt.Sprintf("%.3gM", v/1e6)
+	case v >= 1e3:
+		return fmt.Sprintf("%.3gk", v/1e3)
+	}
+	return fmt.Sprintf("%.3g", v)
+}

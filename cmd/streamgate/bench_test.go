@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBench(t *testing.T) {
+	needAdapter(t)
+	out := t.TempDir()
+	code, stdout, stderr := runCmd(t, "bench", "-benchtime", "1x", "-cpu", "1,2", "-out", out,
+		"-run", `^Mode/impl=(seed|registry)/k=(0|8)$|^DiscardedLaunch/impl=client-wgpu/k=0$`)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	t.Log("\n" + stdout)
+	assert.Contains(t, stdout, "| benchmark | ns/op | allocs/op | B/op | ÷ baseline | baseline | metrics |")
+	for _, row := range []string{
+		"| Mode/impl=seed/k=0 | ", "| Mode/impl=seed/k=8-2 | ",
+		"| Mode/impl=registry/k=0 | ", "| Mode/impl=registry/k=8-2 | ",
+	} {
+		assert.Contains(t, stdout, row)
+	}
+	assert.Regexp(t, `\| Mode/impl=seed/k=8 \| [0-9.]+ \| \d+ \| \d+ \| 1\.000 \| seed \|`, stdout)
+	assert.Regexp(t, `\| Mode/impl=registry/k=8-2 \| [0-9.]+ \| \d+ \| \d+ \| [0-9.]+ \| seed \|`, stdout)
+	assert.NotContains(t, stdout, "FAILED")
+	assert.NotContains(t, stdout, "ModeChurn")
+	if launchCases {
+		assert.Regexp(t, `\| DiscardedLaunch/impl=client-wgpu/k=0(-\d+)? \| [0-9.]+ \| 0 \|`, stdout)
+		assert.Contains(t, stdout, "- adapter: ")
+	}
+	for _, name := range []string{"bench-mode.png", "bench-mode.svg", "bench.md"} {
+		fi, err := os.Stat(filepath.Join(out, name))
+		if assert.NoError(t, err) {
+			assert.Positive(t, fi.Size(), name)
+		}
+	}
+	png, err := os.ReadFile(filepath.Join(out, "bench-mode.png"))
+	require.NoError(t, err)
+	assert.Equal(t, "\x89PNG", string(png[:4]))
+}
+
+func TestBenchUsage(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		err  string
+	}{
+		{"bad cpu", []string{"bench", "-cpu", "1,x"}, `-cpu: "x" is not a positive integer`},
+		{"bad run", []string{"bench", "-run", "("}, "-run: error parsing regexp"},
+		{"bad benchtime", []string{"bench", "-benchtime", "soon", "-run", "^$"}, "-benchtime: "},
+		{"nothing matches", []string{"bench", "-run", "^nothing$"}, "no case matches"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runCmd(t, tc.args...)
+			assert.Equal(t, 2, code)
+			assert.Contains(t, stderr, tc.err)
+		})
+	}
+}
