@@ -102,9 +102,10 @@ func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 		return def
 	}
 	if sn.index == nil {
-		for i := len(sn.entries) - 1; i >= 0; i-- {
-			if sn.entries[i].stream == s {
-				return sn.entries[i].mode
+		es := sn.entries
+		for i := len(es) - 1; i >= 0; i-- {
+			if e := &es[i]; e.stream.Stream == s.Stream && e.stream.Service == s.Service {
+				return e.mode
 			}
 		}
 		return def
