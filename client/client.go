@@ -304,7 +304,9 @@ func (c *Client) Sync(ctx context.Context) error {
 }
 
 // Close flushes the stream's recorded launches, drops the queued compiles
-// and makes every later call return [ErrClosed]. It does not wait for the
+// and makes every later call return [ErrClosed]. Under [PerClient] it also
+// closes the client's stream on the service, releasing the service's state
+// for it; under [Single] the shared stream stays. It does not wait for the
 // submitted work, and it leaves the service open. Closing twice returns
 // ErrClosed.
 func (c *Client) Close() error {
@@ -315,6 +317,9 @@ func (c *Client) Close() error {
 	c.queued = nil
 	clear(c.inQ)
 	c.mu.Unlock()
+	if c.policy == PerClient {
+		return c.svc.CloseStream(c.key.Stream)
+	}
 	return c.svc.Flush(c.key.Stream)
 }
 

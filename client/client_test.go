@@ -176,6 +176,11 @@ func TestClose(t *testing.T) {
 	assert.ErrorIs(t, c.Sync(context.Background()), client.ErrClosed)
 	assert.ErrorIs(t, c.CompileQueued(context.Background()), client.ErrClosed)
 	assert.ErrorIs(t, c.Close(), client.ErrClosed)
+	assert.Equal(t, 1, svc.Closed(c.Stream().Stream), "PerClient: Close closes the client's own stream")
+
+	single := client.New(svc, client.WithStreamPolicy(client.Single))
+	require.NoError(t, single.Close())
+	assert.Zero(t, svc.Closed(client.SingleStream), "Single: the shared stream stays open")
 }
 
 func TestOptionsPanic(t *testing.T) {

@@ -44,6 +44,11 @@ type Service interface {
 	// Sync flushes the stream and waits until all its submitted work is
 	// done, or ctx is done (then it returns ctx.Err()).
 	Sync(ctx context.Context, stream registry.StreamID) error
+
+	// CloseStream flushes the stream and drops whatever state the service
+	// keeps for it. A client calls it from Close when the stream is its own
+	// ([PerClient]); a later launch on the id starts afresh.
+	CloseStream(stream registry.StreamID) error
 }
 
 // Buffer is a device buffer as a [Service] sees it. A service accepts only

@@ -35,3 +35,13 @@ func Pending(d *Device, id uint64) int {
 	defer s.mu.Unlock()
 	return s.dispatches
 }
+
+// Streams returns how many streams d keeps state for.
+func Streams(d *Device) int { return d.streams.Size() }
+
+// Users returns how many streams have pending work that binds b.
+func Users(b *Buffer) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.users)
+}

@@ -47,6 +47,7 @@ type stream struct {
 	lastKey    bgKey                      // key of the last launch's bind group
 	lastBG     *bindGroup                 // its bind group (may be released: check buffers first)
 	submitted  bool                       // something was submitted on this stream
+	closed     bool                       // CloseStream removed it from d.streams: use a fresh one
 }
 
 // stream returns the stream id's state, creating it on first use.
@@ -58,6 +59,47 @@ func (d *Device) stream(id registry.StreamID) *stream {
 		return &stream{d: d, id: id, used: map[*bindGroup]struct{}{}}
 	})
 	return s
+}
+
+// lockStream returns the stream id's state, locked, creating it on first
+// use. A state that CloseStream retired while the caller waited for its
+// lock is skipped for the fresh one.
+func (d *Device) lockStream(id registry.StreamID) *stream {
+	for {
+		s := d.stream(id)
+		s.mu.Lock()
+		if !s.closed {
+			return s
+		}
+		s.mu.Unlock()
+	}
+}
+
+// CloseStream submits the stream's recorded launches, as Flush does, and
+// forgets the stream: a device keeps per-stream state (an encoder, the bind
+// groups in use) from a stream's first launch until CloseStream or Close,
+// so a program that makes many short-lived streams — a client each — must
+// close them. Work already submitted still runs; a later launch on the same
+// id starts a fresh stream, and a later Sync of it does not wait for work
+// submitted before CloseStream. An error is a validation error of the last
+// batch (which is dropped) or [ErrClosed].
+func (d *Device) CloseStream(id registry.StreamID) error {
+	const op = "CloseStream"
+	if err := d.acquire(op); err != nil {
+		return err
+	}
+	defer d.life.RUnlock()
+	s, ok := d.streams.Load(id)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	err := s.flushLocked(op)
+	s.closed = true
+	s.lastBG = nil
+	d.streams.Delete(id)
+	return err
 }
 
 // Launch records one dispatch of k with the given workgroup counts and
@@ -117,8 +159,7 @@ func (d *Device) Launch(id registry.StreamID, k *client.Kernel, workgroups [3]ui
 			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d: buffer is released", p.name, i)
 		}
 	}
-	s := d.stream(id)
-	s.mu.Lock()
+	s := d.lockStream(id)
 	defer s.mu.Unlock()
 	bg := s.lastBG
 	if bg == nil || s.lastKey != key {

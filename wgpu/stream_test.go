@@ -324,3 +324,101 @@ func TestConcurrentStreams(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestCloseStream: CloseStream submits the stream's launches and drops its
+// state, so many short-lived streams leave nothing behind; the id can be
+// used again.
+func TestCloseStream(t *testing.T) {
+	d := openTestDevice(t)
+	ctx := context.Background()
+	x := mustBuffer(t, d, 256)
+	for id := uint64(100); id < 150; id++ {
+		if err := d.Launch(registry.StreamID(id), incKernel, [3]uint32{1, 1, 1}, x); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.CloseStream(registry.StreamID(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := wgpu.Streams(d); n != 0 {
+		t.Errorf("after closing 50 streams the device keeps state for %d", n)
+	}
+	v, err := x.ReadUint32(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v[0] != 50 {
+		t.Errorf("x[0] = %d, want 50: CloseStream submits what the stream recorded", v[0])
+	}
+	// The id works again, and closing an unknown stream is harmless.
+	if err := d.Launch(100, incKernel, [3]uint32{1, 1, 1}, x); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Sync(ctx, 100); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.CloseStream(12345); err != nil {
+		t.Errorf("CloseStream(unknown) = %v, want nil", err)
+	}
+	d.Close()
+	if err := d.CloseStream(100); !errors.Is(err, wgpu.ErrClosed) {
+		t.Errorf("CloseStream after Close = %v, want ErrClosed", err)
+	}
+}
+
+// TestCloseStreamRacesLaunch: launches racing CloseStream on one id are
+// never lost: each lands either in the closed stream's last batch or in the
+// fresh stream.
+func TestCloseStreamRacesLaunch(t *testing.T) {
+	d := openTestDevice(t)
+	ctx := context.Background()
+	x := mustBuffer(t, d, 256)
+	const launchers, each = 4, 300
+	var wg sync.WaitGroup
+	for range launchers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				if err := d.Launch(7, incKernel, [3]uint32{1, 1, 1}, x); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	stop := make(chan struct{})
+	closer := make(chan struct{})
+	go func() {
+		defer close(closer)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if err := d.CloseStream(7); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	close(stop)
+	<-closer
+	if err := d.CloseStream(7); err != nil {
+		t.Fatal(err)
+	}
+	// Nothing may be left pending on a retired stream, where no Flush of
+	// id 7 would ever reach it.
+	if n := wgpu.Users(x); n != 0 {
+		t.Errorf("%d streams still hold pending launches after the last CloseStream", n)
+	}
+	v, err := x.ReadUint32(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v[0] != launchers*each {
+		t.Errorf("x[0] = %d, want %d: launches were lost to a closed stream", v[0], launchers*each)
+	}
+}

@@ -45,8 +45,7 @@ func (d *Device) TimeStream(ctx context.Context, id registry.StreamID, fn func()
 			d.life.RUnlock()
 		}
 	}()
-	s := d.stream(id)
-	s.mu.Lock()
+	s := d.lockStream(id)
 	err = s.endPassLocked(op)
 	if err == nil {
 		err = s.openEncoderLocked(op)

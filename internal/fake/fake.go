@@ -37,6 +37,7 @@ type Service struct {
 	submitted map[registry.StreamID][]Launch // flushed
 	executed  map[string]int                 // kernel name → launches submitted
 	syncs     map[registry.StreamID]int      // Sync calls per stream
+	closed    map[registry.StreamID]int      // CloseStream calls per stream
 	batches   [][]string                     // Precompile batches, by kernel name
 }
 
@@ -50,6 +51,7 @@ func New() *Service {
 		submitted: map[registry.StreamID][]Launch{},
 		executed:  map[string]int{},
 		syncs:     map[registry.StreamID]int{},
+		closed:    map[registry.StreamID]int{},
 	}
 }
 
@@ -149,6 +151,25 @@ func (s *Service) Flush(stream registry.StreamID) error {
 	s.submitted[stream] = append(s.submitted[stream], s.pending[stream]...)
 	delete(s.pending, stream)
 	return nil
+}
+
+// CloseStream implements client.Service: it flushes the stream and
+// forgets its pending list.
+func (s *Service) CloseStream(stream registry.StreamID) error {
+	if err := s.Flush(stream); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed[stream]++
+	return nil
+}
+
+// Closed returns how many times stream was closed.
+func (s *Service) Closed(stream registry.StreamID) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed[stream]
 }
 
 // Sync implements client.Service.
