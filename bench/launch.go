@@ -100,7 +100,10 @@ var (
 // LaunchSuite returns the launch benchmarks on e:
 //
 //   - LaunchLoop: LaunchesPerLoop launches of the tiny kernel on one stream
-//     and a sync per op, through a client.Client under ProcessExecute
+//     and a sync per op, of one workgroup each (workgroups=1) and of none
+//     (workgroups=0: recorded, validated and submitted like any other, but
+//     near free to run, so the loop measures the launch path rather than
+//     lavapipe's ~35 µs per dispatch), through a client.Client under ProcessExecute
 //     (impl=client), through wgpu.Device.Launch (impl=device), and with raw
 //     go-webgpu: one encoder and one submit per dispatch
 //     (impl=raw-submit-each, what users write by hand) and every dispatch in
@@ -133,15 +136,24 @@ var (
 // LaunchSuite(nil) lists the cases, e.g. to filter them before opening the
 // devices; its cases must not be run.
 func LaunchSuite(e *LaunchEnv) []Case {
-	cs := []Case{
-		{Thing: "LaunchLoop", Impl: "client", Baseline: "raw-one-pass", F: e.loopClient},
-		{Thing: "LaunchLoop", Impl: "device", Baseline: "raw-one-pass", F: e.loopDevice},
-		{Thing: "LaunchLoop", Impl: "raw-submit-each", Baseline: "raw-one-pass", F: e.loopRaw((*rawwgpu.Device).SubmitEach)},
-		{Thing: "LaunchLoop", Impl: "raw-one-pass", Baseline: "raw-one-pass", F: e.loopRaw((*rawwgpu.Device).OnePass)},
+	var cs []Case
+	for _, wg := range []uint32{1, 0} {
+		w := [3]uint32{wg, wg, wg}
+		loop := func(impl string, f func(*testing.B)) Case {
+			return Case{Thing: "LaunchLoop", Impl: impl, Key: "workgroups", Value: strconv.Itoa(int(wg)), Baseline: "raw-one-pass", F: f}
+		}
+		cs = append(cs,
+			loop("client", func(b *testing.B) { e.loopClient(b, w) }),
+			loop("device", func(b *testing.B) { e.loopDevice(b, w) }),
+			loop("raw-submit-each", e.loopRaw((*rawwgpu.Device).SubmitEach, w)),
+			loop("raw-one-pass", e.loopRaw((*rawwgpu.Device).OnePass, w)),
+		)
+	}
+	cs = append(cs, []Case{
 		{Thing: "ExecutedLaunch", Impl: "client", Baseline: "raw-one-pass", F: e.executedClient},
 		{Thing: "ExecutedLaunch", Impl: "device", Baseline: "raw-one-pass", F: e.executedDevice},
 		{Thing: "ExecutedLaunch", Impl: "raw-one-pass", Baseline: "raw-one-pass", F: e.executedRaw},
-	}
+	}...)
 	for _, k := range []int{0, 1} {
 		cs = append(cs, Case{Thing: "DiscardedLaunch", Impl: "client-wgpu", Key: "k", Value: strconv.Itoa(k),
 			F: func(b *testing.B) { e.discarded(b, k) }})
@@ -169,7 +181,7 @@ func (e *LaunchEnv) newClient(p registry.ProcessMode) *client.Client {
 	return client.New(e.dev, client.WithRegistry(r))
 }
 
-func (e *LaunchEnv) loopClient(b *testing.B) {
+func (e *LaunchEnv) loopClient(b *testing.B, wg [3]uint32) {
 	c := e.newClient(registry.ProcessExecute)
 	defer c.Close()
 	ctx := context.Background()
@@ -177,7 +189,7 @@ func (e *LaunchEnv) loopClient(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j := 0; j < LaunchesPerLoop; j++ {
-			if err := c.Launch(e.kernel, one, e.buf); err != nil {
+			if err := c.Launch(e.kernel, wg, e.buf); err != nil {
 				fatalf(b, "Launch: %v", err)
 			}
 		}
@@ -192,15 +204,15 @@ func (e *LaunchEnv) loopClient(b *testing.B) {
 	}
 }
 
-func (e *LaunchEnv) loopDevice(b *testing.B) {
+func (e *LaunchEnv) loopDevice(b *testing.B, wg [3]uint32) {
 	id := client.NewStreamID()
-	defer e.dev.Flush(id)
+	defer e.dev.CloseStream(id)
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j := 0; j < LaunchesPerLoop; j++ {
-			if err := e.dev.Launch(id, e.kernel, one, e.buf); err != nil {
+			if err := e.dev.Launch(id, e.kernel, wg, e.buf); err != nil {
 				fatalf(b, "Launch: %v", err)
 			}
 		}
@@ -212,12 +224,12 @@ func (e *LaunchEnv) loopDevice(b *testing.B) {
 	reportDispatches(b, LaunchesPerLoop)
 }
 
-func (e *LaunchEnv) loopRaw(run func(r *rawwgpu.Device, n int) error) func(*testing.B) {
+func (e *LaunchEnv) loopRaw(run func(r *rawwgpu.Device, n int, wg [3]uint32) error, wg [3]uint32) func(*testing.B) {
 	return func(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if err := run(e.raw, LaunchesPerLoop); err != nil {
+			if err := run(e.raw, LaunchesPerLoop, wg); err != nil {
 				fatalf(b, "%v", err)
 			}
 		}

@@ -34,7 +34,7 @@ func BenchmarkDispatch(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if err := r.SubmitEach(launchesPerOp); err != nil {
+			if err := r.SubmitEach(launchesPerOp, [3]uint32{1, 1, 1}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -45,7 +45,7 @@ func BenchmarkDispatch(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if err := r.OnePass(launchesPerOp); err != nil {
+			if err := r.OnePass(launchesPerOp, [3]uint32{1, 1, 1}); err != nil {
 				b.Fatal(err)
 			}
 		}

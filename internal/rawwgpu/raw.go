@@ -75,10 +75,10 @@ func Open(wgsl string, size uint64) (r *Device, err error) {
 	return r, nil
 }
 
-// SubmitEach records and submits n dispatches of one workgroup, each in its
+// SubmitEach records and submits n dispatches of wg workgroups, each in its
 // own encoder, pass and submit — what users write by hand — then waits for
 // the GPU.
-func (r *Device) SubmitEach(n int) error {
+func (r *Device) SubmitEach(n int, wg [3]uint32) error {
 	for j := 0; j < n; j++ {
 		enc, err := r.dev.CreateCommandEncoder(nil)
 		if err != nil {
@@ -87,7 +87,7 @@ func (r *Device) SubmitEach(n int) error {
 		pass := enc.BeginComputePass(nil)
 		pass.SetPipeline(r.pipe)
 		pass.SetBindGroup(0, r.bg, nil)
-		pass.DispatchWorkgroups(1, 1, 1)
+		pass.DispatchWorkgroups(wg[0], wg[1], wg[2])
 		err = pass.End()
 		pass.Release()
 		if err != nil {
@@ -106,15 +106,15 @@ func (r *Device) SubmitEach(n int) error {
 	return nil
 }
 
-// OnePass records n dispatches of one workgroup in one pass and submits them
+// OnePass records n dispatches of wg workgroups in one pass and submits them
 // at once — the floor of the binding — then waits for the GPU.
-func (r *Device) OnePass(n int) error {
+func (r *Device) OnePass(n int, wg [3]uint32) error {
 	p, err := r.BeginPass()
 	if err != nil {
 		return err
 	}
 	for j := 0; j < n; j++ {
-		p.Dispatch(1, 1, 1)
+		p.Dispatch(wg[0], wg[1], wg[2])
 	}
 	return p.Submit()
 }
