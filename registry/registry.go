@@ -196,10 +196,10 @@ func (r *Registry) Mode(s ServiceStream, def StreamMode) StreamMode {
 	// Only bits 0 and 1 of the quiet byte are ever set: an invalid def (2
 	// and up) always takes the slow path, which panics. Mode and Resolve are
 	// at the inliner's budget: TestFastPathInlines guards it.
-	if r.fast.Load()&(fastQuiet&(1<<8<<def)) != 0 {
-		return def
+	if r.fast.Load()&(fastQuiet&(1<<8<<def)) == 0 {
+		return r.slowMode(s, def)
 	}
-	return r.slowMode(s, def)
+	return def
 }
 
 // slowMode is Mode past the fast word, out of line so that Mode inlines.
