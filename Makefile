@@ -38,6 +38,8 @@ lint:
 unit:
 	@echo "== go test -race"
 	$(GO) test -race -count=1 ./...
+	@echo "== cgo pointer checks (GOEXPERIMENT=cgocheck2) on the packages that cross into C"
+	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 ./wgpu ./client ./tune
 
 # Every benchmark in one process: a Markdown table and the Mode chart under
 # out/bench (BENCHMARKS.md is made from it; docs/bench-mode.* are its chart).
