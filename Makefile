@@ -3,6 +3,10 @@ GO        ?= go
 TOOLS     := $(CURDIR)/.tools/bin
 FUZZTIME  ?= 60s
 FUZZSMOKE ?= 10s
+# Go minimizes each new interesting input for up to 60s by default, with the
+# exec count frozen meanwhile; FuzzRegistry's inputs are long enough that a
+# single minimization ate most of a run.
+FUZZMINIMIZE ?= 5s
 # The fuzz targets of ./fuzz, run one after another (go test fuzzes one at a time).
 FUZZTARGETS := FuzzRegistry FuzzLockfree FuzzConcurrent
 BENCHTIME ?= 1s
@@ -54,13 +58,13 @@ bench-go: deps
 fuzz-smoke:
 	@for t in $(FUZZTARGETS); do \
 		echo "== fuzz $$t for $(FUZZSMOKE)"; \
-		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZSMOKE) || exit 1; \
+		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZSMOKE) -fuzzminimizetime $(FUZZMINIMIZE) || exit 1; \
 	done
 
 fuzz:
 	@for t in $(FUZZTARGETS); do \
 		echo "== fuzz $$t for $(FUZZTIME)"; \
-		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) || exit 1; \
+		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) || exit 1; \
 	done
 
 # The warm-up pass, then the real run; a second run finds the tune cache.

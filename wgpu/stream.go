@@ -84,22 +84,7 @@ func (d *Device) lockStream(id registry.StreamID) *stream {
 // submitted before CloseStream. An error is a validation error of the last
 // batch (which is dropped) or [ErrClosed].
 func (d *Device) CloseStream(id registry.StreamID) error {
-	const op = "CloseStream"
-	if err := d.acquire(op); err != nil {
-		return err
-	}
-	defer d.life.RUnlock()
-	s, ok := d.streams.Load(id)
-	if !ok {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	err := s.flushLocked(op)
-	s.closed = true
-	s.lastBG = nil
-	d.streams.Delete(id)
-	return err
+	return d.flushStream("CloseStream", id, true)
 }
 
 // Launch records one dispatch of k with the given workgroup counts and
@@ -330,7 +315,12 @@ func (s *stream) clearUsedLocked() {
 // Flush submits the stream's recorded launches without waiting. An error is
 // a validation error of that batch (which is then dropped) or [ErrClosed].
 func (d *Device) Flush(id registry.StreamID) error {
-	const op = "Flush"
+	return d.flushStream("Flush", id, false)
+}
+
+// flushStream submits the stream's pending launches and, when retire is
+// set, forgets the stream (see CloseStream).
+func (d *Device) flushStream(op string, id registry.StreamID, retire bool) error {
 	if err := d.acquire(op); err != nil {
 		return err
 	}
@@ -341,7 +331,13 @@ func (d *Device) Flush(id registry.StreamID) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.flushLocked(op)
+	err := s.flushLocked(op)
+	if retire {
+		s.closed = true
+		s.lastBG = nil
+		d.streams.Delete(id)
+	}
+	return err
 }
 
 // Sync flushes the stream and waits until all its submitted work is done
