@@ -11,7 +11,7 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-func TestMain(m *testing.M) { gputest.Main(m.Run) }
+func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
 
 // openTestDevice opens a device for t and closes it at cleanup. Without an
 // adapter it skips t, or fails it when STREAMGATE_REQUIRE_ADAPTER=1.

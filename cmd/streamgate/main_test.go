@@ -12,24 +12,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
 )
 
-func TestMain(m *testing.M) {
-	gputest.Main(func() int {
-		code := m.Run()
-		if code == 0 {
-			if err := goleak.Find(); err != nil {
-				println("goleak:", err.Error())
-				return 1
-			}
-		}
-		return code
-	})
-}
+func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
 
 // launchCases: streamgate bench runs the launch cases in this build.
 const launchCases = true

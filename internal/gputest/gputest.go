@@ -6,8 +6,11 @@ package gputest
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"testing"
+
+	"go.uber.org/goleak"
 
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -26,6 +29,21 @@ func Main(run func() int) {
 		}
 	}
 	os.Exit(run())
+}
+
+// RunLeakChecked runs m's tests and then, if they passed, fails the binary
+// when goroutines are left running (goleak). Pass it to [Main]:
+//
+//	func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
+func RunLeakChecked(m *testing.M) int {
+	code := m.Run()
+	if code == 0 {
+		if err := goleak.Find(); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			return 1
+		}
+	}
+	return code
 }
 
 // Required reports whether tests must fail, rather than skip, without an
