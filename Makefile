@@ -21,7 +21,7 @@ BENCHTIME ?= 1s
 BENCHFLAGS ?=
 DEMOFLAGS ?=
 # Packages that must build without cgo.
-PURE      := ./lockfree ./registry ./client ./tune ./internal/...
+PURE      := ./lockfree ./registry ./gpu ./client ./tune ./internal/...
 
 # Tests never skip for want of a GPU adapter here: lavapipe is installed.
 export STREAMGATE_REQUIRE_ADAPTER ?= 1

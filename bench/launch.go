@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/rawwgpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
@@ -50,13 +51,13 @@ type LaunchEnv struct {
 	dev    *wgpu.Device    // written once
 	raw    *rawwgpu.Device // written once
 	buf    *wgpu.Buffer    // written once
-	kernel *client.Kernel  // written once; compiled on dev
+	kernel *gpu.Kernel     // written once; compiled on dev
 }
 
 // OpenLaunchEnv opens the default adapter twice, through wgpu and by hand.
 // Without an adapter the error matches wgpu.ErrNoAdapter.
 func OpenLaunchEnv() (_ *LaunchEnv, err error) {
-	e := &LaunchEnv{kernel: client.NewKernel("inc", LaunchWGSL, "main")}
+	e := &LaunchEnv{kernel: gpu.NewKernel("inc", LaunchWGSL, "main")}
 	defer func() {
 		if err != nil {
 			e.Close()
@@ -205,7 +206,7 @@ func (e *LaunchEnv) loopClient(b *testing.B, wg [3]uint32) {
 }
 
 func (e *LaunchEnv) loopDevice(b *testing.B, wg [3]uint32) {
-	id := client.NewStreamID()
+	id := gpu.NewStreamID()
 	defer e.dev.CloseStream(id)
 	ctx := context.Background()
 	b.ReportAllocs()
@@ -278,7 +279,7 @@ func (e *LaunchEnv) executedClient(b *testing.B) {
 }
 
 func (e *LaunchEnv) executedDevice(b *testing.B) {
-	id := client.NewStreamID()
+	id := gpu.NewStreamID()
 	ctx := context.Background()
 	recordChunks(b,
 		func() error { return nil },
@@ -387,11 +388,11 @@ func (e *LaunchEnv) throughput(b *testing.B, goroutines int) {
 var coldKernels atomic.Uint64
 
 func (e *LaunchEnv) compileCold(b *testing.B) {
-	ks := make([]*client.Kernel, b.N)
+	ks := make([]*gpu.Kernel, b.N)
 	for i := range ks {
 		n := coldKernels.Add(1)
 		src := fmt.Sprintf("// cold kernel %d\n%s", n, LaunchWGSL)
-		ks[i] = client.NewKernel(fmt.Sprintf("cold-%d", n), src, "main")
+		ks[i] = gpu.NewKernel(fmt.Sprintf("cold-%d", n), src, "main")
 	}
 	ctx := context.Background()
 	b.ReportAllocs()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -42,12 +43,6 @@ func (p StreamPolicy) String() string {
 	panic(fmt.Sprintf("client: invalid StreamPolicy %d", uint8(p)))
 }
 
-// nextStream is the last stream id handed out; ids are the process's.
-var nextStream atomic.Uint64
-
-// NewStreamID returns a fresh process-unique stream id, never [SingleStream].
-func NewStreamID() registry.StreamID { return registry.StreamID(nextStream.Add(1)) }
-
 // An Option configures a [Client].
 type Option interface{ apply(*config) }
 
@@ -77,7 +72,7 @@ func WithStreamPolicy(p StreamPolicy) Option {
 }
 
 // Client is what a program launches kernels through: it is bound to one
-// [Service] and one stream, and each launch asks the registry, with one
+// [gpu.Service] and one stream, and each launch asks the registry, with one
 // lock-free read, whether that stream executes or discards.
 //
 //   - Execute: the service records the dispatch.
@@ -94,16 +89,16 @@ func WithStreamPolicy(p StreamPolicy) Option {
 // order. The zero value is not usable; use [New]. A Client does not own its
 // service: [Client.Close] leaves the service open.
 type Client struct {
-	svc    Service            // written once
+	svc    gpu.Service        // written once
 	reg    *registry.Registry // written once
 	policy StreamPolicy       // written once
 	key    registry.ServiceStream
 
 	closed atomic.Bool
 
-	mu     sync.Mutex           // guards queued and inQ
-	queued []*Kernel            // kernels waiting for the batch compile, in launch order
-	inQ    map[*Kernel]struct{} // the set of queued
+	mu     sync.Mutex               // guards queued and inQ
+	queued []*gpu.Kernel            // kernels waiting for the batch compile, in launch order
+	inQ    map[*gpu.Kernel]struct{} // the set of queued
 
 	stats struct {
 		executed, discarded, compiledNow, queued, batchCompiled atomic.Uint64
@@ -112,7 +107,7 @@ type Client struct {
 
 // New returns a client of svc. Under [PerClient] (the default) it launches
 // on a fresh stream; under [Single], on [SingleStream].
-func New(svc Service, opts ...Option) *Client {
+func New(svc gpu.Service, opts ...Option) *Client {
 	if svc == nil {
 		panic("client: New(nil)")
 	}
@@ -123,17 +118,17 @@ func New(svc Service, opts ...Option) *Client {
 	return newClient(svc, cfg.reg, cfg.policy)
 }
 
-func newClient(svc Service, reg *registry.Registry, policy StreamPolicy) *Client {
+func newClient(svc gpu.Service, reg *registry.Registry, policy StreamPolicy) *Client {
 	stream := SingleStream
 	if policy == PerClient {
-		stream = NewStreamID()
+		stream = gpu.NewStreamID()
 	}
 	return &Client{
 		svc:    svc,
 		reg:    reg,
 		policy: policy,
 		key:    registry.ServiceStream{Service: svc.ServiceID(), Stream: stream},
-		inQ:    make(map[*Kernel]struct{}),
+		inQ:    make(map[*gpu.Kernel]struct{}),
 	}
 }
 
@@ -145,7 +140,7 @@ func (c *Client) Fork() *Client { return newClient(c.svc, c.reg, c.policy) }
 func (c *Client) Stream() registry.ServiceStream { return c.key }
 
 // Service returns the client's service.
-func (c *Client) Service() Service { return c.svc }
+func (c *Client) Service() gpu.Service { return c.svc }
 
 // Registry returns the registry the client reads its mode from.
 func (c *Client) Registry() *registry.Registry { return c.reg }
@@ -166,7 +161,7 @@ func (c *Client) Mode() registry.StreamMode { return c.reg.Resolve(c.key) }
 // A discarded launch of an already compiled kernel does not allocate; an
 // executed launch allocates one copy of the bindings slice, since the
 // service may keep it.
-func (c *Client) Launch(k *Kernel, workgroups [3]uint32, bindings ...Buffer) error {
+func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
 	if c.closed.Load() {
 		return ErrClosed
 	}
@@ -186,8 +181,8 @@ func (c *Client) Launch(k *Kernel, workgroups [3]uint32, bindings ...Buffer) err
 // execute hands the launch to the service. It copies bindings, so the
 // caller's variadic slice never escapes through the interface call: a
 // discarded launch then allocates nothing.
-func (c *Client) execute(k *Kernel, workgroups [3]uint32, bindings []Buffer) error {
-	bs := make([]Buffer, len(bindings))
+func (c *Client) execute(k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) error {
+	bs := make([]gpu.Buffer, len(bindings))
 	copy(bs, bindings)
 	if err := c.svc.Launch(c.key.Stream, k, workgroups, bs...); err != nil {
 		return err
@@ -198,7 +193,7 @@ func (c *Client) execute(k *Kernel, workgroups [3]uint32, bindings []Buffer) err
 
 // discardMiss handles a discarded launch of a kernel not yet compiled: out of
 // line, so the cache-hit path stays short.
-func (c *Client) discardMiss(k *Kernel) error {
+func (c *Client) discardMiss(k *gpu.Kernel) error {
 	if c.reg.ProcessMode() == registry.ProcessCompileAndAutotune {
 		if err := c.svc.Compile(context.Background(), k); err != nil {
 			return err
@@ -245,7 +240,7 @@ func (c *Client) CompileQueued(ctx context.Context) error {
 	}
 	err := c.svc.Precompile(ctx, batch)
 	var compiled uint64
-	var back []*Kernel
+	var back []*gpu.Kernel
 	for _, k := range batch {
 		switch {
 		case c.svc.Compiled(k):

@@ -28,15 +28,6 @@ func newFake(t *testing.T, p registry.ProcessMode, opts ...client.Option) (*fake
 	return svc, r, c
 }
 
-func TestKernel(t *testing.T) {
-	same := client.NewKernel("other name", kA.Source(), "main")
-	assert.Equal(t, kA.Key(), same.Key(), "content decides the key, not the name")
-	assert.NotEqual(t, kA.Key(), kB.Key())
-	assert.NotEqual(t, kA.Key(), client.NewKernel("a", kA.Source(), "other").Key())
-	assert.Equal(t, "a(main)", kA.String())
-	assert.PanicsWithValue(t, "client: NewKernel with an empty entry point", func() { client.NewKernel("x", "", "") })
-}
-
 func TestLaunchModes(t *testing.T) {
 	tests := []struct {
 		name    string

@@ -19,6 +19,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/fake"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
@@ -40,7 +41,7 @@ func testMain(m *testing.M) int {
 	return code
 }
 
-var kernel = client.NewKernel("k", "@compute @workgroup_size(1) fn main() {}", "main")
+var kernel = gpu.NewKernel("k", "@compute @workgroup_size(1) fn main() {}", "main")
 
 // sleeper is a candidate that launches once and costs d of wall time.
 func sleeper(name string, d time.Duration, runs *atomic.Int64) tune.Candidate {
@@ -261,8 +262,8 @@ func TestCrossProcessCache(t *testing.T) { testCrossProcess(t, "fake") }
 
 // childServices builds, in a child process, the service and candidates it
 // tunes, by name: "fake" here, "gpu" where cgo builds the wgpu service.
-var childServices = map[string]func() (client.Service, []tune.Candidate, func(), error){
-	"fake": func() (client.Service, []tune.Candidate, func(), error) {
+var childServices = map[string]func() (gpu.Service, []tune.Candidate, func(), error){
+	"fake": func() (gpu.Service, []tune.Candidate, func(), error) {
 		return fake.New(), []tune.Candidate{sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 200*time.Microsecond, nil)}, func() {}, nil
 	},
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
@@ -38,7 +39,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 // gpuCandidate launches its kernel once per sample on the tuner's client.
-func gpuCandidate(name string, k *client.Kernel, buf *wgpu.Buffer, runs *atomic.Int64) tune.Candidate {
+func gpuCandidate(name string, k *gpu.Kernel, buf *wgpu.Buffer, runs *atomic.Int64) tune.Candidate {
 	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client) error {
 		if runs != nil {
 			runs.Add(1)
@@ -51,8 +52,8 @@ type gpuSetup struct {
 	d     *wgpu.Device
 	c     *client.Client
 	buf   *wgpu.Buffer
-	cheap *client.Kernel
-	dear  *client.Kernel
+	cheap *gpu.Kernel
+	dear  *gpu.Kernel
 }
 
 func setupGPU(t *testing.T) gpuSetup {
@@ -67,8 +68,8 @@ func setupGPU(t *testing.T) gpuSetup {
 		d:     d,
 		c:     client.New(d, client.WithRegistry(r)),
 		buf:   buf,
-		cheap: client.NewKernel("cheap", loopWGSL(2000), "main"),
-		dear:  client.NewKernel("dear", loopWGSL(1000000), "main"),
+		cheap: gpu.NewKernel("cheap", loopWGSL(2000), "main"),
+		dear:  gpu.NewKernel("dear", loopWGSL(1000000), "main"),
 	}
 }
 
@@ -81,7 +82,7 @@ func TestGPUCheapWins(t *testing.T) {
 			}
 			tu := tune.New(g.c, tune.WithTiming(timing), tune.WithProgress(nil))
 			assert.Equal(t, timing, tu.Timing())
-			broken := client.NewKernel("broken", "@compute @workgroup_size(1) fn main() { undefined_fn(); }", "main")
+			broken := gpu.NewKernel("broken", "@compute @workgroup_size(1) fn main() { undefined_fn(); }", "main")
 			cands := []tune.Candidate{
 				gpuCandidate("dear", g.dear, g.buf, nil),
 				gpuCandidate("broken", broken, g.buf, nil),
@@ -147,7 +148,7 @@ func TestGPUCrossProcessCache(t *testing.T) {
 }
 
 func init() {
-	childServices["gpu"] = func() (client.Service, []tune.Candidate, func(), error) {
+	childServices["gpu"] = func() (gpu.Service, []tune.Candidate, func(), error) {
 		d, err := wgpu.Open(wgpu.Options{})
 		if err != nil {
 			return nil, nil, nil, err
@@ -158,8 +159,8 @@ func init() {
 			return nil, nil, nil, err
 		}
 		cands := []tune.Candidate{
-			gpuCandidate("dear", client.NewKernel("dear", loopWGSL(1000000), "main"), buf, nil),
-			gpuCandidate("fast", client.NewKernel("cheap", loopWGSL(2000), "main"), buf, nil),
+			gpuCandidate("dear", gpu.NewKernel("dear", loopWGSL(1000000), "main"), buf, nil),
+			gpuCandidate("fast", gpu.NewKernel("cheap", loopWGSL(2000), "main"), buf, nil),
 		}
 		return d, cands, func() { buf.Release(); d.Close() }, nil
 	}

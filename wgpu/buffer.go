@@ -11,7 +11,7 @@ import (
 
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 
-	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 )
 
 // BufferUsage says what a buffer may be used for; values combine with |.
@@ -37,7 +37,7 @@ const (
 // bufferIDs hands out process-unique buffer ids (bind group cache keys).
 var bufferIDs atomic.Uint64
 
-// Buffer is a device buffer. It implements client.Buffer. It is safe for
+// Buffer is a device buffer. It implements gpu.Buffer. It is safe for
 // concurrent use by multiple goroutines; uploads and read-backs are ordered
 // with the launches of every stream that binds the buffer (see
 // [Buffer.Write] and [Buffer.Read]). The zero value is not usable; use
@@ -58,7 +58,7 @@ type Buffer struct {
 	bindGroups []*bindGroup // guarded by d.bgMu: cached bind groups using the buffer
 }
 
-var _ client.Buffer = (*Buffer)(nil)
+var _ gpu.Buffer = (*Buffer)(nil)
 
 // NewBuffer creates a buffer of size bytes (a multiple of 4) with the given
 // usage (0 means [BufferUsageDefault]). The size is checked against

@@ -11,8 +11,7 @@ import (
 	"github.com/puzpuzpuz/xsync/v3"
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 
-	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/gpu"
 )
 
 // DefaultMaxBatch is the number of dispatches a stream records before it
@@ -41,11 +40,8 @@ type Options struct {
 	TimestampPeriod float64
 }
 
-// serviceIDs hands out process-unique service ids, starting at 1.
-var serviceIDs atomic.Uint64
-
 // Device is one WebGPU device and its queue, reached through logical
-// streams; it implements client.Service.
+// streams; it implements gpu.Service.
 //
 // A Device is safe for concurrent use by multiple goroutines, on one stream
 // too: a stream's launches are recorded one at a time, in the order they
@@ -57,12 +53,12 @@ var serviceIDs atomic.Uint64
 // device. The zero value is not usable; use [Open]. A Device must not be
 // copied.
 type Device struct {
-	id       registry.ServiceID // written once
-	opts     Options            // written once
-	info     AdapterInfo        // written once
-	limits   Limits             // written once
-	hasTS    bool               // written once: the timestamp feature is on
-	maxBatch int                // written once
+	id       gpu.ServiceID // written once
+	opts     Options       // written once
+	info     AdapterInfo   // written once
+	limits   Limits        // written once
+	hasTS    bool          // written once: the timestamp feature is on
+	maxBatch int           // written once
 
 	inst    *gowgpu.Instance // written once; released by Close
 	adapter *gowgpu.Adapter  // written once; released by Close
@@ -82,8 +78,8 @@ type Device struct {
 	// concurrent scoped calls could pop each other's errors.
 	scopeMu sync.Mutex
 
-	pipelines *xsync.MapOf[[32]byte, *pipeline]        // lock-free; entries immutable once done
-	streams   *xsync.MapOf[registry.StreamID, *stream] // lock-free
+	pipelines *xsync.MapOf[[32]byte, *pipeline]   // lock-free; entries immutable once done
+	streams   *xsync.MapOf[gpu.StreamID, *stream] // lock-free
 
 	bgMu       sync.Mutex           // guards bindGroups and Buffer.bindGroups
 	bindGroups map[bgKey]*bindGroup // guarded by bgMu
@@ -94,7 +90,7 @@ type Device struct {
 	compiles   atomic.Int64         // pipelines built (tests read it)
 }
 
-var _ client.Service = (*Device)(nil)
+var _ gpu.Service = (*Device)(nil)
 
 // Open creates a device on the adapter that best fits opts. It requests the
 // adapter's limits and, unless disabled, the timestamp-query feature when
@@ -132,7 +128,7 @@ func Open(opts Options) (*Device, error) {
 	}
 	setUncapturedErrorCallback(dev)
 	d := &Device{
-		id:         registry.ServiceID(serviceIDs.Add(1)),
+		id:         gpu.NewServiceID(),
 		opts:       opts,
 		info:       info,
 		limits:     limitsOf(dev.GetLimits().Limits),
@@ -143,7 +139,7 @@ func Open(opts Options) (*Device, error) {
 		dev:        dev,
 		queue:      dev.GetQueue(),
 		pipelines:  xsync.NewMapOf[[32]byte, *pipeline](),
-		streams:    xsync.NewMapOf[registry.StreamID, *stream](),
+		streams:    xsync.NewMapOf[gpu.StreamID, *stream](),
 		bindGroups: map[bgKey]*bindGroup{},
 		buffers:    map[*Buffer]struct{}{},
 	}
@@ -163,7 +159,7 @@ func errString(err error) string {
 
 // ServiceID returns the device's process-unique id (the first device opened
 // gets 1).
-func (d *Device) ServiceID() registry.ServiceID { return d.id }
+func (d *Device) ServiceID() gpu.ServiceID { return d.id }
 
 // Info describes the device's adapter. Timestamps reports whether the
 // device (not only the adapter) has timestamp queries on.
@@ -237,7 +233,7 @@ func (d *Device) Close() error {
 	}
 	d.life.Lock()
 	defer d.life.Unlock()
-	d.streams.Range(func(_ registry.StreamID, s *stream) bool {
+	d.streams.Range(func(_ gpu.StreamID, s *stream) bool {
 		s.mu.Lock()
 		s.discardLocked()
 		s.mu.Unlock()

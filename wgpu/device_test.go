@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -104,14 +104,14 @@ func TestClosed(t *testing.T) {
 	if err := d.Close(); err != nil {
 		t.Fatalf("second Close = %v", err)
 	}
-	k := client.NewKernel("after", strings.Replace(incWGSL, "1u;", "5u;", 1), "main")
+	k := gpu.NewKernel("after", strings.Replace(incWGSL, "1u;", "5u;", 1), "main")
 	tests := []struct {
 		name string
 		f    func() error
 	}{
 		{"Compile", func() error { return d.Compile(ctx, k) }},
 		{"Compile-cached", func() error { return d.Compile(ctx, incKernel) }},
-		{"Precompile", func() error { return d.Precompile(ctx, []*client.Kernel{k}) }},
+		{"Precompile", func() error { return d.Precompile(ctx, []*gpu.Kernel{k}) }},
 		{"Launch", func() error { return d.Launch(1, incKernel, [3]uint32{1, 1, 1}, x) }},
 		{"Flush", func() error { return d.Flush(1) }},
 		{"Sync", func() error { return d.Sync(ctx, 1) }},
@@ -184,7 +184,7 @@ func TestLeakReport(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d.Launch(1, client.NewKernel("bad", "fn(", "main"), [3]uint32{1, 1, 1}) // a failed compile
+	d.Launch(1, gpu.NewKernel("bad", "fn(", "main"), [3]uint32{1, 1, 1}) // a failed compile
 	if _, err := z.Read(ctx); err != nil {
 		t.Fatal(err)
 	}

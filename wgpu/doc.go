@@ -5,7 +5,7 @@
 // A [Device] owns one WebGPU instance, adapter, device and queue. Kernels
 // (client.Kernel: WGSL source and entry point) are compiled once per device
 // into compute pipelines with explicit layouts and cached by content.
-// Launches are recorded per logical stream (registry.StreamID) into that
+// Launches are recorded per logical stream (gpu.StreamID) into that
 // stream's pending command encoder, many dispatches in one compute pass, and
 // submitted in batches: on a threshold ([Options].MaxBatch), on a read-back
 // or upload of a buffer the stream's pending work uses, and on

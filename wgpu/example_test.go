@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -20,7 +20,7 @@ func Example() {
 	}
 	defer d.Close()
 	ctx := context.Background()
-	k := client.NewKernel("add", `
+	k := gpu.NewKernel("add", `
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage, read> b: array<f32>;
 @group(0) @binding(2) var<storage, read_write> c: array<f32>;

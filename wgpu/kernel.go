@@ -11,7 +11,7 @@ import (
 
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 
-	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 )
 
 // pipeline is one kernel compiled on one device: the compute pipeline and
@@ -45,12 +45,12 @@ func (p *pipeline) release() {
 }
 
 // Compile compiles k now, or returns at once when it is already compiled.
-// Concurrent calls for the same kernel (by [client.Kernel.Key]) compile it
+// Concurrent calls for the same kernel (by [gpu.Kernel.Key]) compile it
 // once; the others wait for that compile or for ctx. A failed compile is not
 // cached: the error goes to the callers that waited for it, and a later call
 // compiles again. Errors are [*Error]s with the driver's message (naga's
 // diagnostic for invalid WGSL), or ctx.Err().
-func (d *Device) Compile(ctx context.Context, k *client.Kernel) error {
+func (d *Device) Compile(ctx context.Context, k *gpu.Kernel) error {
 	_, err := d.pipelineFor(ctx, k)
 	return err
 }
@@ -58,7 +58,7 @@ func (d *Device) Compile(ctx context.Context, k *client.Kernel) error {
 // Compiled reports whether k is compiled on this device. It never blocks on
 // a compile in progress and never allocates. It returns false once the
 // device is closed.
-func (d *Device) Compiled(k *client.Kernel) bool {
+func (d *Device) Compiled(k *gpu.Kernel) bool {
 	p, ok := d.pipelines.Load(k.Key())
 	return ok && p.ok.Load() && !d.closed.Load()
 }
@@ -66,7 +66,7 @@ func (d *Device) Compiled(k *client.Kernel) bool {
 // Precompile compiles ks, returning the errors of the failing kernels joined
 // with errors.Join (nil when all compile). Kernels already compiled cost a
 // lookup. It stops early only when ctx is done, adding ctx.Err().
-func (d *Device) Precompile(ctx context.Context, ks []*client.Kernel) error {
+func (d *Device) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
 	var errs []error
 	for _, k := range ks {
 		if _, err := d.pipelineFor(ctx, k); err != nil {
@@ -81,7 +81,7 @@ func (d *Device) Precompile(ctx context.Context, ks []*client.Kernel) error {
 
 // pipelineFor returns k's compiled pipeline, compiling it (once across
 // concurrent callers) if needed. It must be called without d.life held.
-func (d *Device) pipelineFor(ctx context.Context, k *client.Kernel) (*pipeline, error) {
+func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error) {
 	key := k.Key()
 	if p, ok := d.pipelines.Load(key); ok && p.ok.Load() {
 		if d.closed.Load() {
@@ -114,7 +114,7 @@ func (d *Device) pipelineFor(ctx context.Context, k *client.Kernel) (*pipeline, 
 
 // build compiles k into p and publishes the result. On failure it removes p
 // from the cache so that a later call tries again.
-func (d *Device) build(p *pipeline, k *client.Kernel) {
+func (d *Device) build(p *pipeline, k *gpu.Kernel) {
 	defer close(p.done)
 	err := d.acquire("Compile")
 	if err == nil {
@@ -134,7 +134,7 @@ func (d *Device) build(p *pipeline, k *client.Kernel) {
 	p.ok.Store(true)
 }
 
-func (d *Device) buildLocked(p *pipeline, k *client.Kernel) error {
+func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 	withKernel := func(err error) error {
 		if e, ok := err.(*Error); ok {
 			e.Op = "Compile"

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -18,13 +18,13 @@ func TestCompileErrors(t *testing.T) {
 	d := openTestDevice(t)
 	tests := []struct {
 		name string
-		k    *client.Kernel
+		k    *gpu.Kernel
 		typ  wgpu.ErrorType
 		want []string // substrings of the message
 	}{
 		{
 			name: "invalid-wgsl",
-			k: client.NewKernel("bad", `
+			k: gpu.NewKernel("bad", `
 @group(0) @binding(0) var<storage, read_write> x: array<u32>;
 @compute @workgroup_size(1)
 fn main() {
@@ -35,19 +35,19 @@ fn main() {
 		},
 		{
 			name: "syntax-error",
-			k:    client.NewKernel("syntax", `fn main( {`, "main"),
+			k:    gpu.NewKernel("syntax", `fn main( {`, "main"),
 			typ:  wgpu.ErrorTypeValidation,
 			want: []string{"syntax(main)"},
 		},
 		{
 			name: "missing-entry-point",
-			k:    client.NewKernel("noentry", incWGSL, "nope"),
+			k:    gpu.NewKernel("noentry", incWGSL, "nope"),
 			typ:  wgpu.ErrorTypeValidation,
 			want: []string{"nope"},
 		},
 		{
 			name: "workgroup-size-over-limit",
-			k: client.NewKernel("huge", `
+			k: gpu.NewKernel("huge", `
 @group(0) @binding(0) var<storage, read_write> x: array<u32>;
 @compute @workgroup_size(4096, 4096, 1)
 fn main() { x[0] = 1u; }`, "main"),
@@ -56,7 +56,7 @@ fn main() { x[0] = 1u; }`, "main"),
 		},
 		{
 			name: "group-1",
-			k: client.NewKernel("g1", `
+			k: gpu.NewKernel("g1", `
 @group(1) @binding(0) var<storage, read_write> x: array<u32>;
 @compute @workgroup_size(1) fn main() { x[0] = 1u; }`, "main"),
 			typ:  wgpu.ErrorTypeInvalidArgument,
@@ -64,7 +64,7 @@ fn main() { x[0] = 1u; }`, "main"),
 		},
 		{
 			name: "texture-binding",
-			k: client.NewKernel("tex", `
+			k: gpu.NewKernel("tex", `
 @group(0) @binding(0) var t: texture_2d<f32>;
 @compute @workgroup_size(1) fn main() { }`, "main"),
 			typ:  wgpu.ErrorTypeInvalidArgument,
@@ -107,7 +107,7 @@ func TestCompileOnce(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			k := client.NewKernel(fmt.Sprintf("inc2-%d", i), src, "main")
+			k := gpu.NewKernel(fmt.Sprintf("inc2-%d", i), src, "main")
 			errs <- d.Compile(context.Background(), k)
 		}(i)
 	}
@@ -121,11 +121,11 @@ func TestCompileOnce(t *testing.T) {
 	if got := d.Compiles() - before; got != 1 {
 		t.Errorf("pipelines built = %d, want 1", got)
 	}
-	k := client.NewKernel("other-name", src, "main")
+	k := gpu.NewKernel("other-name", src, "main")
 	if !d.Compiled(k) {
 		t.Errorf("Compiled(same content) = false, want true")
 	}
-	if err := d.Precompile(context.Background(), []*client.Kernel{k, incKernel, addKernel}); err != nil {
+	if err := d.Precompile(context.Background(), []*gpu.Kernel{k, incKernel, addKernel}); err != nil {
 		t.Fatalf("Precompile = %v", err)
 	}
 	if got := d.Compiles() - before; got != 3 {
@@ -135,9 +135,9 @@ func TestCompileOnce(t *testing.T) {
 
 func TestPrecompileJoinsErrors(t *testing.T) {
 	d := openTestDevice(t)
-	bad1 := client.NewKernel("bad1", "fn main( {", "main")
-	bad2 := client.NewKernel("bad2", incWGSL, "missing")
-	err := d.Precompile(context.Background(), []*client.Kernel{incKernel, bad1, addKernel, bad2})
+	bad1 := gpu.NewKernel("bad1", "fn main( {", "main")
+	bad2 := gpu.NewKernel("bad2", incWGSL, "missing")
+	err := d.Precompile(context.Background(), []*gpu.Kernel{incKernel, bad1, addKernel, bad2})
 	if err == nil {
 		t.Fatal("Precompile = nil, want errors")
 	}
@@ -170,12 +170,12 @@ func TestErrorScopesConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			var k *client.Kernel
+			var k *gpu.Kernel
 			ident := fmt.Sprintf("missing_ident_%d", i)
 			if i%2 == 0 {
-				k = client.NewKernel(fmt.Sprintf("ok%d", i), strings.Replace(incWGSL, "1u;", fmt.Sprintf("%du;", i+3), 1), "main")
+				k = gpu.NewKernel(fmt.Sprintf("ok%d", i), strings.Replace(incWGSL, "1u;", fmt.Sprintf("%du;", i+3), 1), "main")
 			} else {
-				k = client.NewKernel(fmt.Sprintf("bad%d", i), strings.Replace(incWGSL, "1u;", ident+";", 1), "main")
+				k = gpu.NewKernel(fmt.Sprintf("bad%d", i), strings.Replace(incWGSL, "1u;", ident+";", 1), "main")
 			}
 			err := d.Compile(context.Background(), k)
 			switch {
@@ -223,7 +223,7 @@ func TestCompileCanceled(t *testing.T) {
 	d := openTestDevice(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	k := client.NewKernel("c", strings.Replace(incWGSL, "1u;", "9u;", 1), "main")
+	k := gpu.NewKernel("c", strings.Replace(incWGSL, "1u;", "9u;", 1), "main")
 	if err := d.Compile(ctx, k); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Compile(canceled) = %v, want context.Canceled", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -34,7 +34,7 @@ func TestAliasedBindings(t *testing.T) {
 func TestLateValidation(t *testing.T) {
 	d := openTestDevice(t)
 	ctx := context.Background()
-	k := client.NewKernel("structy", `
+	k := gpu.NewKernel("structy", `
 struct S { v: array<u32, 64> }
 @group(0) @binding(0) var<storage, read_write> s: S;
 @compute @workgroup_size(1) fn main() { s.v[0] = 7u; }`, "main")

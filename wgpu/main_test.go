@@ -6,7 +6,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -47,8 +47,8 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 `
 
 var (
-	addKernel = client.NewKernel("add", addWGSL, "main")
-	incKernel = client.NewKernel("inc", incWGSL, "main")
+	addKernel = gpu.NewKernel("add", addWGSL, "main")
+	incKernel = gpu.NewKernel("inc", incWGSL, "main")
 )
 
 func mustBuffer(t testing.TB, d *wgpu.Device, size uint64) *wgpu.Buffer {

@@ -8,8 +8,7 @@ import (
 
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 
-	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/gpu"
 )
 
 // bgKey identifies a cached bind group: a pipeline and the ids of the
@@ -35,7 +34,7 @@ type bindGroup struct {
 // released and the fields cleared: no command buffer can be submitted twice.
 type stream struct {
 	d  *Device
-	id registry.StreamID
+	id gpu.StreamID
 
 	mu         sync.Mutex
 	enc        *gowgpu.CommandEncoder     // nil when nothing is pending
@@ -51,7 +50,7 @@ type stream struct {
 }
 
 // stream returns the stream id's state, creating it on first use.
-func (d *Device) stream(id registry.StreamID) *stream {
+func (d *Device) stream(id gpu.StreamID) *stream {
 	if s, ok := d.streams.Load(id); ok {
 		return s
 	}
@@ -64,7 +63,7 @@ func (d *Device) stream(id registry.StreamID) *stream {
 // lockStream returns the stream id's state, locked, creating it on first
 // use. A state that CloseStream retired while the caller waited for its
 // lock is skipped for the fresh one.
-func (d *Device) lockStream(id registry.StreamID) *stream {
+func (d *Device) lockStream(id gpu.StreamID) *stream {
 	for {
 		s := d.stream(id)
 		s.mu.Lock()
@@ -83,7 +82,7 @@ func (d *Device) lockStream(id registry.StreamID) *stream {
 // id starts a fresh stream, and a later Sync of it does not wait for work
 // submitted before CloseStream. An error is a validation error of the last
 // batch (which is dropped) or [ErrClosed].
-func (d *Device) CloseStream(id registry.StreamID) error {
+func (d *Device) CloseStream(id gpu.StreamID) error {
 	return d.flushStream("CloseStream", id, true)
 }
 
@@ -102,7 +101,7 @@ func (d *Device) CloseStream(id registry.StreamID) error {
 // driver can only do when the pass ends is reported by the call that
 // submits it (a Launch reaching the threshold, Flush, Sync, Read or Write);
 // that batch is dropped and the stream stays usable.
-func (d *Device) Launch(id registry.StreamID, k *client.Kernel, workgroups [3]uint32, bindings ...client.Buffer) error {
+func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
 	const op = "Launch"
 	p, err := d.pipelineFor(context.Background(), k)
 	if err != nil {
@@ -314,13 +313,13 @@ func (s *stream) clearUsedLocked() {
 
 // Flush submits the stream's recorded launches without waiting. An error is
 // a validation error of that batch (which is then dropped) or [ErrClosed].
-func (d *Device) Flush(id registry.StreamID) error {
+func (d *Device) Flush(id gpu.StreamID) error {
 	return d.flushStream("Flush", id, false)
 }
 
 // flushStream submits the stream's pending launches and, when retire is
 // set, forgets the stream (see CloseStream).
-func (d *Device) flushStream(op string, id registry.StreamID, retire bool) error {
+func (d *Device) flushStream(op string, id gpu.StreamID, retire bool) error {
 	if err := d.acquire(op); err != nil {
 		return err
 	}
@@ -343,7 +342,7 @@ func (d *Device) flushStream(op string, id registry.StreamID, retire bool) error
 // Sync flushes the stream and waits until all its submitted work is done
 // (it may also wait for work other streams submitted before). If ctx is
 // done first it returns ctx.Err(); the work stays submitted and runs.
-func (d *Device) Sync(ctx context.Context, id registry.StreamID) error {
+func (d *Device) Sync(ctx context.Context, id gpu.StreamID) error {
 	const op = "Sync"
 	if err := ctx.Err(); err != nil {
 		return err

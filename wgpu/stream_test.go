@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -185,27 +185,27 @@ func TestLaunchErrors(t *testing.T) {
 	}
 	released := mustBuffer(t, d, 256)
 	released.Release()
-	fixed := client.NewKernel("fixed", `
+	fixed := gpu.NewKernel("fixed", `
 @group(0) @binding(0) var<storage, read_write> x: array<u32, 64>;
 @compute @workgroup_size(1) fn main() { x[0] = 1u; }`, "main")
 
 	tests := []struct {
 		name     string
-		k        *client.Kernel
+		k        *gpu.Kernel
 		wg       [3]uint32
-		bindings []client.Buffer
+		bindings []gpu.Buffer
 		typ      wgpu.ErrorType
 	}{
-		{"workgroups-x-over-limit", incKernel, [3]uint32{lim + 1, 1, 1}, []client.Buffer{x}, wgpu.ErrorTypeLimit},
-		{"workgroups-z-over-limit", incKernel, [3]uint32{1, 1, lim + 1}, []client.Buffer{x}, wgpu.ErrorTypeLimit},
-		{"too-few-bindings", addKernel, [3]uint32{1, 1, 1}, []client.Buffer{x, x}, wgpu.ErrorTypeInvalidArgument},
-		{"too-many-bindings", incKernel, [3]uint32{1, 1, 1}, []client.Buffer{x, x}, wgpu.ErrorTypeInvalidArgument},
-		{"foreign-type", incKernel, [3]uint32{1, 1, 1}, []client.Buffer{fakeBuffer{}}, wgpu.ErrorTypeInvalidArgument},
-		{"nil-buffer", incKernel, [3]uint32{1, 1, 1}, []client.Buffer{(*wgpu.Buffer)(nil)}, wgpu.ErrorTypeInvalidArgument},
-		{"other-device", incKernel, [3]uint32{1, 1, 1}, []client.Buffer{foreign}, wgpu.ErrorTypeInvalidArgument},
-		{"released", incKernel, [3]uint32{1, 1, 1}, []client.Buffer{released}, wgpu.ErrorTypeInvalidArgument},
-		{"wrong-usage", incKernel, [3]uint32{1, 1, 1}, []client.Buffer{uniformOnly}, wgpu.ErrorTypeValidation},
-		{"too-small", fixed, [3]uint32{1, 1, 1}, []client.Buffer{small}, wgpu.ErrorTypeValidation},
+		{"workgroups-x-over-limit", incKernel, [3]uint32{lim + 1, 1, 1}, []gpu.Buffer{x}, wgpu.ErrorTypeLimit},
+		{"workgroups-z-over-limit", incKernel, [3]uint32{1, 1, lim + 1}, []gpu.Buffer{x}, wgpu.ErrorTypeLimit},
+		{"too-few-bindings", addKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{x, x}, wgpu.ErrorTypeInvalidArgument},
+		{"too-many-bindings", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{x, x}, wgpu.ErrorTypeInvalidArgument},
+		{"foreign-type", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{fakeBuffer{}}, wgpu.ErrorTypeInvalidArgument},
+		{"nil-buffer", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{(*wgpu.Buffer)(nil)}, wgpu.ErrorTypeInvalidArgument},
+		{"other-device", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{foreign}, wgpu.ErrorTypeInvalidArgument},
+		{"released", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{released}, wgpu.ErrorTypeInvalidArgument},
+		{"wrong-usage", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{uniformOnly}, wgpu.ErrorTypeValidation},
+		{"too-small", fixed, [3]uint32{1, 1, 1}, []gpu.Buffer{small}, wgpu.ErrorTypeValidation},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

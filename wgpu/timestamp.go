@@ -9,7 +9,7 @@ import (
 
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 
-	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/gpu"
 )
 
 // TimeStream measures on the GPU the work fn records on stream: it writes a
@@ -24,7 +24,7 @@ import (
 // this package never creates a timestamp query set such a device would
 // abort on. An error from fn is returned after the measurement completes.
 // If ctx is done before the result is read, TimeStream returns ctx.Err().
-func (d *Device) TimeStream(ctx context.Context, id registry.StreamID, fn func() error) (time.Duration, error) {
+func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() error) (time.Duration, error) {
 	const op = "TimeStream"
 	if err := d.acquire(op); err != nil {
 		return 0, err

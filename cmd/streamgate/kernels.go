@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -351,7 +352,7 @@ func (w *workload) matmulOp() op {
 		{"tiled-8", matmulTiledWGSL, 8, true},
 		{"tiled-16", matmulTiledWGSL, 16, true},
 	} {
-		k := client.NewKernel("matmul/"+v.name, expand(v.src, map[string]int{"T": v.tile, "TT": v.tile * v.tile}), "main")
+		k := gpu.NewKernel("matmul/"+v.name, expand(v.src, map[string]int{"T": v.tile, "TT": v.tile * v.tile}), "main")
 		wg := [3]uint32{ceilDiv(w.N, v.tile), ceilDiv(w.M, v.tile), 1}
 		o.cands = append(o.cands, tune.Candidate{Name: v.name, Run: func(_ context.Context, c *client.Client) error {
 			return c.Launch(k, wg, w.mmDims, w.a, w.b, w.c)
@@ -365,14 +366,14 @@ func (w *workload) matmulOp() op {
 // per row of 64 or 256 invocations.
 func (w *workload) softmaxOp() op {
 	o := op{name: "softmax", key: "softmax/" + w.class(w.M, w.N)}
-	rowK := client.NewKernel("softmax/thread-per-row", expand(softmaxRowWGSL, map[string]int{"W": 64}), "main")
+	rowK := gpu.NewKernel("softmax/thread-per-row", expand(softmaxRowWGSL, map[string]int{"W": 64}), "main")
 	o.cands = append(o.cands, tune.Candidate{Name: "thread-per-row", Run: func(_ context.Context, c *client.Client) error {
 		return c.Launch(rowK, [3]uint32{ceilDiv(w.M, 64), 1, 1}, w.smDims, w.c, w.s)
 	}})
 	o.kernels++
 	for _, wgSize := range []int{64, 256} {
 		name := fmt.Sprintf("group-per-row-%d", wgSize)
-		k := client.NewKernel("softmax/"+name, expand(softmaxGroupWGSL, map[string]int{"W": wgSize}), "main")
+		k := gpu.NewKernel("softmax/"+name, expand(softmaxGroupWGSL, map[string]int{"W": wgSize}), "main")
 		o.cands = append(o.cands, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client) error {
 			return c.Launch(k, [3]uint32{uint32(w.M), 1, 1}, w.smDims, w.c, w.s)
 		}})
@@ -388,8 +389,8 @@ func (w *workload) reduceOp() op {
 	for _, v := range []struct{ wg, groups int }{{64, 64}, {256, 64}, {256, 256}} {
 		name := fmt.Sprintf("2pass-wg%d-g%d", v.wg, v.groups)
 		src := expand(reduceWGSL, map[string]int{"W": v.wg, "G": v.groups, "GW": v.wg * v.groups})
-		partials := client.NewKernel("reduce/"+name+"/partials", src, "partials")
-		total := client.NewKernel("reduce/"+name+"/total", src, "total")
+		partials := gpu.NewKernel("reduce/"+name+"/partials", src, "partials")
+		total := gpu.NewKernel("reduce/"+name+"/total", src, "total")
 		groups := uint32(v.groups)
 		o.cands = append(o.cands, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client) error {
 			if err := c.Launch(partials, [3]uint32{groups, 1, 1}, w.sumDims, w.s, w.partial, w.out); err != nil {

@@ -1,4 +1,4 @@
-// Package fake is an in-memory client.Service for fast unit tests of the
+// Package fake is an in-memory gpu.Service for fast unit tests of the
 // client's and the tuner's own logic. It compiles nothing and runs nothing:
 // it records what it was asked to do. Tests of real launches use the wgpu
 // package on a real adapter instead.
@@ -9,23 +9,20 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
-	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/lockfree"
 	"github.com/streamgate/streamgate/registry"
 )
 
-var nextService atomic.Uint64
-
 // Launch is one recorded dispatch.
 type Launch struct {
-	Kernel     *client.Kernel
+	Kernel     *gpu.Kernel
 	Workgroups [3]uint32
-	Bindings   []client.Buffer
+	Bindings   []gpu.Buffer
 }
 
-// Service is an in-memory [client.Service]. It is safe for concurrent use.
+// Service is an in-memory [gpu.Service]. It is safe for concurrent use.
 type Service struct {
 	id       registry.ServiceID
 	compiled lockfree.Value[map[[32]byte]struct{}] // copy-on-write set of compiled kernel keys
@@ -44,7 +41,7 @@ type Service struct {
 // New returns an empty service with a fresh id.
 func New() *Service {
 	return &Service{
-		id:        registry.ServiceID(1<<32 + nextService.Add(1)),
+		id:        gpu.NewServiceID(),
 		fail:      map[string]error{},
 		compiles:  map[string]int{},
 		pending:   map[registry.StreamID][]Launch{},
@@ -65,11 +62,11 @@ func (s *Service) Fail(name string, err error) {
 // NewBuffer returns a buffer of this service.
 func (s *Service) NewBuffer(size uint64) *Buffer { return &Buffer{size: size, owner: s} }
 
-// ServiceID implements client.Service.
+// ServiceID implements gpu.Service.
 func (s *Service) ServiceID() registry.ServiceID { return s.id }
 
-// Compiled implements client.Service without locking or allocating.
-func (s *Service) Compiled(k *client.Kernel) bool {
+// Compiled implements gpu.Service without locking or allocating.
+func (s *Service) Compiled(k *gpu.Kernel) bool {
 	m := s.compiled.Load()
 	if m == nil {
 		return false
@@ -78,8 +75,8 @@ func (s *Service) Compiled(k *client.Kernel) bool {
 	return ok
 }
 
-// Compile implements client.Service.
-func (s *Service) Compile(ctx context.Context, k *client.Kernel) error {
+// Compile implements gpu.Service.
+func (s *Service) Compile(ctx context.Context, k *gpu.Kernel) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -108,8 +105,8 @@ func (s *Service) Compile(ctx context.Context, k *client.Kernel) error {
 	return nil
 }
 
-// Precompile implements client.Service.
-func (s *Service) Precompile(ctx context.Context, ks []*client.Kernel) error {
+// Precompile implements gpu.Service.
+func (s *Service) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
 	names := make([]string, len(ks))
 	var errs []error
 	for i, k := range ks {
@@ -124,8 +121,8 @@ func (s *Service) Precompile(ctx context.Context, ks []*client.Kernel) error {
 	return errors.Join(errs...)
 }
 
-// Launch implements client.Service: it compiles k and records the dispatch.
-func (s *Service) Launch(stream registry.StreamID, k *client.Kernel, wg [3]uint32, bindings ...client.Buffer) error {
+// Launch implements gpu.Service: it compiles k and records the dispatch.
+func (s *Service) Launch(stream registry.StreamID, k *gpu.Kernel, wg [3]uint32, bindings ...gpu.Buffer) error {
 	for i, b := range bindings {
 		fb, ok := b.(*Buffer)
 		if !ok || fb.owner != s {
@@ -137,11 +134,11 @@ func (s *Service) Launch(stream registry.StreamID, k *client.Kernel, wg [3]uint3
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.pending[stream] = append(s.pending[stream], Launch{Kernel: k, Workgroups: wg, Bindings: append([]client.Buffer(nil), bindings...)})
+	s.pending[stream] = append(s.pending[stream], Launch{Kernel: k, Workgroups: wg, Bindings: append([]gpu.Buffer(nil), bindings...)})
 	return nil
 }
 
-// Flush implements client.Service.
+// Flush implements gpu.Service.
 func (s *Service) Flush(stream registry.StreamID) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -153,7 +150,7 @@ func (s *Service) Flush(stream registry.StreamID) error {
 	return nil
 }
 
-// CloseStream implements client.Service: it flushes the stream and
+// CloseStream implements gpu.Service: it flushes the stream and
 // forgets its pending list.
 func (s *Service) CloseStream(stream registry.StreamID) error {
 	if err := s.Flush(stream); err != nil {
@@ -172,7 +169,7 @@ func (s *Service) Closed(stream registry.StreamID) int {
 	return s.closed[stream]
 }
 
-// Sync implements client.Service.
+// Sync implements gpu.Service.
 func (s *Service) Sync(ctx context.Context, stream registry.StreamID) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -231,7 +228,7 @@ type Buffer struct {
 	owner *Service
 }
 
-// Size implements client.Buffer.
+// Size implements gpu.Buffer.
 func (b *Buffer) Size() uint64 { return b.size }
 
-var _ client.Service = (*Service)(nil)
+var _ gpu.Service = (*Service)(nil)

@@ -1,21 +1,17 @@
-package client
+package gpu
 
-import (
-	"context"
+import "context"
 
-	"github.com/streamgate/streamgate/registry"
-)
-
-// Service is what a [Client] needs from a device: one WebGPU device and its
-// queue, reached through logical streams. The wgpu package's Device
-// implements it; tests may implement it in memory.
+// Service is what a client (package client) needs from a device: one WebGPU
+// device and its queue, reached through logical streams. The wgpu package's
+// Device implements it; tests may implement it in memory.
 //
 // Implementations must be safe for concurrent use by multiple goroutines,
-// on one stream too: under the [Single] policy every client of a service
+// on one stream too: under the client package's Single policy every client of a service
 // launches on one stream, from any goroutine.
 type Service interface {
 	// ServiceID returns the process-unique id of this service.
-	ServiceID() registry.ServiceID
+	ServiceID() ServiceID
 
 	// Compile compiles k now, or returns at once when it is already compiled
 	// (a cache hit). Concurrent calls for the same kernel compile it once.
@@ -36,19 +32,19 @@ type Service interface {
 	// compiles k first if needed. The dispatch is submitted later: on the
 	// service's own threshold, on Flush, on Sync, or on a read-back of a
 	// buffer the stream wrote.
-	Launch(stream registry.StreamID, k *Kernel, workgroups [3]uint32, bindings ...Buffer) error
+	Launch(stream StreamID, k *Kernel, workgroups [3]uint32, bindings ...Buffer) error
 
 	// Flush submits the stream's recorded launches without waiting.
-	Flush(stream registry.StreamID) error
+	Flush(stream StreamID) error
 
 	// Sync flushes the stream and waits until all its submitted work is
 	// done, or ctx is done (then it returns ctx.Err()).
-	Sync(ctx context.Context, stream registry.StreamID) error
+	Sync(ctx context.Context, stream StreamID) error
 
 	// CloseStream flushes the stream and drops whatever state the service
 	// keeps for it. A client calls it from Close when the stream is its own
-	// ([PerClient]); a later launch on the id starts afresh.
-	CloseStream(stream registry.StreamID) error
+	// (the PerClient policy); a later launch on the id starts afresh.
+	CloseStream(stream StreamID) error
 }
 
 // Buffer is a device buffer as a [Service] sees it. A service accepts only

@@ -1,4 +1,4 @@
-package client
+package gpu
 
 import (
 	"crypto/sha256"
@@ -20,7 +20,7 @@ type Kernel struct {
 // runs entry of the WGSL source. It panics if entry is empty.
 func NewKernel(name, source, entry string) *Kernel {
 	if entry == "" {
-		panic("client: NewKernel with an empty entry point")
+		panic("gpu: NewKernel with an empty entry point")
 	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%d:%s\x00", len(entry), entry)

@@ -1,0 +1,32 @@
+package gpu
+
+import (
+	"sync/atomic"
+
+	"github.com/streamgate/streamgate/registry"
+)
+
+// ServiceID identifies one service (one device) in the process; it is the
+// registry's id type, so overrides name streams of services directly.
+type ServiceID = registry.ServiceID
+
+// StreamID identifies a logical stream. Stream ids are the process's, not a
+// service's: stream 7 of one service and stream 7 of another are two
+// streams (see registry.ServiceStream).
+type StreamID = registry.StreamID
+
+// The last ids handed out. One allocator each, for every implementation.
+var (
+	nextService atomic.Uint64
+	nextStream  atomic.Uint64
+)
+
+// NewServiceID returns a fresh process-unique service id, never 0. Every
+// [Service] implementation takes its id here, so two services of any kinds
+// never share one. It is safe for concurrent use.
+func NewServiceID() ServiceID { return ServiceID(nextService.Add(1)) }
+
+// NewStreamID returns a fresh process-unique stream id, never 0 (stream 0 is
+// the shared stream of the client package's Single policy). It is safe for
+// concurrent use.
+func NewStreamID() StreamID { return StreamID(nextStream.Add(1)) }
