@@ -80,12 +80,13 @@ func (d *Device) NewBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
 	case usage&BufferUsageUniform != 0 && size > d.limits.MaxUniformBufferBindingSize:
 		return nil, newError(op, ErrorTypeLimit, "uniform buffer size %d exceeds maxUniformBufferBindingSize %d", size, d.limits.MaxUniformBufferBindingSize)
 	}
-	if err := d.acquire(op); err != nil {
+	leave, err := d.enter(op)
+	if err != nil {
 		return nil, err
 	}
-	defer d.life.RUnlock()
+	defer leave()
 	var nb *gowgpu.Buffer
-	err := d.scoped(op, func() (err error) {
+	err = d.scoped(op, func() (err error) {
 		nb, err = d.dev.CreateBuffer(&gowgpu.BufferDescriptor{Size: size, Usage: gowgpu.BufferUsage(usage)})
 		return err
 	})
@@ -99,8 +100,13 @@ func (d *Device) NewBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
 	return b, nil
 }
 
-// Size returns the buffer's size in bytes.
-func (b *Buffer) Size() uint64 { return b.size }
+// Size returns the buffer's size in bytes (0 for a nil *Buffer).
+func (b *Buffer) Size() uint64 {
+	if b == nil {
+		return 0
+	}
+	return b.size
+}
 
 // Usage returns the buffer's usage.
 func (b *Buffer) Usage() BufferUsage { return b.usage }
@@ -108,16 +114,21 @@ func (b *Buffer) Usage() BufferUsage { return b.usage }
 // Device returns the device that owns the buffer.
 func (b *Buffer) Device() *Device { return b.d }
 
-// acquire read-locks the device for op and checks that b is live.
-func (b *Buffer) acquire(op string) error {
-	if err := b.d.acquire(op); err != nil {
-		return err
+// enter enters the device for op (see [Device.enter]) and checks that b is
+// a live buffer.
+func (b *Buffer) enter(op string) (leave func(), err error) {
+	if b == nil {
+		return nil, newError(op, ErrorTypeInvalidArgument, "nil buffer")
+	}
+	leave, err = b.d.enter(op)
+	if err != nil {
+		return nil, err
 	}
 	if b.released.Load() {
-		b.d.life.RUnlock()
-		return newError(op, ErrorTypeInvalidArgument, "buffer is released")
+		leave()
+		return nil, newError(op, ErrorTypeInvalidArgument, "buffer is released")
 	}
-	return nil
+	return leave, nil
 }
 
 // flushUsers submits the pending work of every stream that binds b, so that
@@ -148,18 +159,19 @@ func (b *Buffer) flushUsers(op string) error {
 // error from that submit is returned, and the upload still happens).
 func (b *Buffer) Write(data []byte) error {
 	const op = "Write"
+	leave, err := b.enter(op)
+	if err != nil {
+		return err
+	}
+	defer leave()
 	if uint64(len(data)) > b.size || len(data)%4 != 0 {
 		return newError(op, ErrorTypeInvalidArgument, "%d bytes: want a multiple of 4 up to the buffer size %d", len(data), b.size)
 	}
-	if err := b.acquire(op); err != nil {
-		return err
-	}
-	defer b.d.life.RUnlock()
 	ferr := b.flushUsers(op)
 	if len(data) == 0 {
 		return ferr
 	}
-	err := b.d.scoped(op, func() error { return b.d.queue.WriteBuffer(b.buf, 0, data) })
+	err = b.d.scoped(op, func() error { return b.d.queue.WriteBuffer(b.buf, 0, data) })
 	if err != nil {
 		return err
 	}
@@ -193,20 +205,31 @@ func (b *Buffer) WriteUint32(v []uint32) error {
 // (the submitted work still runs).
 func (b *Buffer) Read(ctx context.Context) ([]byte, error) {
 	const op = "Read"
-	if err := b.acquire(op); err != nil {
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ferr := b.flushUsers(op)
-	st, staging, err := b.d.startRead(op, b.buf, b.size)
-	b.d.life.RUnlock()
+	rd, ferr, err := b.startRead(op)
 	if err != nil {
 		return nil, err
 	}
-	out, err := b.d.finishRead(ctx, op, st, staging, b.size)
+	out, err := b.d.finishRead(ctx, op, rd, b.size)
 	if err != nil {
 		return nil, err
 	}
 	return out, ferr
+}
+
+// startRead submits the pending work of the streams that bind b (ferr is
+// that flush's error) and starts copying b to a staging buffer.
+func (b *Buffer) startRead(op string) (rd pendingRead, ferr, err error) {
+	leave, err := b.enter(op)
+	if err != nil {
+		return rd, nil, err
+	}
+	defer leave()
+	ferr = b.flushUsers(op)
+	rd, err = b.d.startRead(op, b.buf, b.size)
+	return rd, ferr, err
 }
 
 // ReadFloat32 reads the buffer as little-endian float32s, as [Buffer.Read].
@@ -235,10 +258,16 @@ func (b *Buffer) ReadUint32(ctx context.Context) ([]uint32, error) {
 	return v, err
 }
 
+// pendingRead is a read-back in flight: the staging buffer being mapped
+// and the status word its map callback sets.
+type pendingRead struct {
+	st      statusWord
+	staging *gowgpu.Buffer
+}
+
 // startRead copies size bytes of src into a new staging buffer, submits the
-// copy and starts mapping the staging buffer. Called with d.life
-// read-locked.
-func (d *Device) startRead(op string, src *gowgpu.Buffer, size uint64) (statusWord, *gowgpu.Buffer, error) {
+// copy and starts mapping the staging buffer. Called inside d.enter.
+func (d *Device) startRead(op string, src *gowgpu.Buffer, size uint64) (pendingRead, error) {
 	var staging *gowgpu.Buffer
 	err := d.scoped(op, func() (err error) {
 		staging, err = d.dev.CreateBuffer(&gowgpu.BufferDescriptor{
@@ -247,14 +276,14 @@ func (d *Device) startRead(op string, src *gowgpu.Buffer, size uint64) (statusWo
 		return err
 	})
 	if err != nil {
-		return statusWord{}, nil, err
+		return pendingRead{}, err
 	}
 	err = d.submitOnce(op, func(enc *gowgpu.CommandEncoder) error {
 		return d.scoped(op, func() error { return enc.CopyBufferToBuffer(src, 0, staging, 0, size) })
 	})
 	if err != nil {
 		staging.Release()
-		return statusWord{}, nil, err
+		return pendingRead{}, err
 	}
 	st := newStatusWord()
 	d.scopeMu.Lock()
@@ -262,41 +291,46 @@ func (d *Device) startRead(op string, src *gowgpu.Buffer, size uint64) (statusWo
 	d.scopeMu.Unlock()
 	if failed {
 		staging.Release()
-		d.mu.Lock() // d.life is read-locked: Close cannot have run
-		d.abandoned = append(d.abandoned, st)
-		d.mu.Unlock()
-		return statusWord{}, nil, &Error{Op: op, Type: typ, Message: msg}
+		st.abandon() // the callback may or may not run for a failed map
+		return pendingRead{}, &Error{Op: op, Type: typ, Message: msg}
 	}
-	return st, staging, nil
+	return pendingRead{st: st, staging: staging}, nil
 }
 
 // finishRead waits for the mapping startRead began and copies the data out.
-// Called without d.life held.
-func (d *Device) finishRead(ctx context.Context, op string, st statusWord, staging *gowgpu.Buffer, size uint64) ([]byte, error) {
-	if err := d.waitStatus(ctx, op, st); err != nil {
-		if d.acquire(op) == nil {
-			staging.Release()
-			d.life.RUnlock()
-		}
-		d.abandon(st)
+// Called outside d.enter. If ctx is done first, the staging buffer is
+// released and the status word abandoned (freed when the callback runs).
+func (d *Device) finishRead(ctx context.Context, op string, rd pendingRead, size uint64) ([]byte, error) {
+	if err := d.waitStatus(ctx, op, rd.st); err != nil {
+		d.dropRead(rd)
 		return nil, err
 	}
-	if err := d.acquire(op); err != nil {
-		d.abandon(st)
+	leave, err := d.enter(op)
+	if err != nil {
+		rd.st.abandon() // Close released the staging buffer with the device
 		return nil, err
 	}
-	defer d.life.RUnlock()
-	status := st.load() - 1
-	st.free()
+	defer leave()
+	defer rd.staging.Release()
+	status := rd.st.load() - 1
+	rd.st.free()
 	if status != int32(gowgpu.BufferMapAsyncStatus_Success) {
-		staging.Release()
 		return nil, newError(op, ErrorTypeValidation, "mapping the staging buffer failed: %s", gowgpu.BufferMapAsyncStatus(status))
 	}
 	out := make([]byte, size)
-	copyMapped(staging, out)
-	d.scoped(op, staging.Unmap)
-	staging.Release()
+	copyMapped(rd.staging, out)
+	d.scoped(op, rd.staging.Unmap)
 	return out, nil
+}
+
+// dropRead gives up a read-back: it releases the staging buffer (unless
+// Close already did) and abandons the status word.
+func (d *Device) dropRead(rd pendingRead) {
+	if leave, err := d.enter("Read"); err == nil {
+		rd.staging.Release()
+		leave()
+	}
+	rd.st.abandon()
 }
 
 // submitOnce records with a fresh encoder and submits it, unless recording
@@ -339,6 +373,9 @@ func (d *Device) submitOnce(op string, record func(*gowgpu.CommandEncoder) error
 // Release briefly excludes every other call on the device. Releasing twice,
 // or after [Device.Close], is harmless.
 func (b *Buffer) Release() {
+	if b == nil {
+		return
+	}
 	d := b.d
 	if d.closed.Load() {
 		return

@@ -2,6 +2,16 @@
 
 package wgpu
 
+// Lock order (acquire top to bottom; never the other way):
+//
+//	Device.life (RW: every call reads it; Close and Buffer.Release write it)
+//	  stream.mu (one stream's pending work; never two at once)
+//	    Device.bgMu, Buffer.mu, Device.mu, Device.scopeMu (leaves: nothing is taken under them)
+//
+// A call enters through Device.enter (leave, err := d.enter(op); defer
+// leave()) and releases every lock it takes with defer, in the function that
+// took it; the waits (Sync, Read) hold no lock while they poll.
+
 import (
 	"context"
 	"fmt"
@@ -83,11 +93,11 @@ type Device struct {
 
 	bgMu       sync.Mutex           // guards bindGroups and Buffer.bindGroups
 	bindGroups map[bgKey]*bindGroup // guarded by bgMu
-	mu         sync.Mutex           // guards buffers and abandoned
+	mu         sync.Mutex           // guards buffers
 	buffers    map[*Buffer]struct{} // guarded by mu: live buffers
-	abandoned  []statusWord         // guarded by mu: freed by Close
 	closeHook  func(*Device)        // written once (tests): runs in Close before the device is released
 	compiles   atomic.Int64         // pipelines built (tests read it)
+	skipChecks bool                 // written once (tests): Launch skips the front-end's size and usage checks
 }
 
 var _ gpu.Service = (*Device)(nil)
@@ -184,18 +194,26 @@ func (d *Device) Limits() Limits { return d.limits }
 // device.
 func (d *Device) HasTimestamps() bool { return d.hasTS }
 
-// acquire read-locks the device for op, or returns its ErrClosed error.
-// The caller must call d.life.RUnlock when acquire returns nil.
-func (d *Device) acquire(op string) error {
+// enter read-locks the device for op, the one way into a call that
+// touches wgpu objects:
+//
+//	leave, err := d.enter(op)
+//	if err != nil {
+//		return err
+//	}
+//	defer leave()
+//
+// It returns an error matching [ErrClosed] once Close has begun.
+func (d *Device) enter(op string) (leave func(), err error) {
 	if d.closed.Load() {
-		return closedError(op)
+		return nil, closedError(op)
 	}
 	d.life.RLock()
 	if d.closed.Load() {
 		d.life.RUnlock()
-		return closedError(op)
+		return nil, closedError(op)
 	}
-	return nil
+	return d.life.RUnlock, nil
 }
 
 // scoped runs f, a go-webgpu call that pushes and pops an error scope, with
@@ -205,20 +223,6 @@ func (d *Device) scoped(op string, f func() error) error {
 	err := f()
 	d.scopeMu.Unlock()
 	return nativeError(op, err)
-}
-
-// abandon hands st (whose callback may still run) to Close to free, or
-// frees it when Close has already released the device.
-func (d *Device) abandon(st statusWord) {
-	d.life.RLock()
-	defer d.life.RUnlock()
-	if d.torn.Load() {
-		st.free()
-		return
-	}
-	d.mu.Lock()
-	d.abandoned = append(d.abandoned, st)
-	d.mu.Unlock()
 }
 
 // Close discards every stream's unsubmitted launches, waits for submitted
@@ -272,12 +276,6 @@ func (d *Device) Close() error {
 	d.dev.Release()
 	d.adapter.Release()
 	d.inst.Release()
-	d.mu.Lock()
-	for _, st := range d.abandoned {
-		st.free()
-	}
-	d.abandoned = nil
-	d.mu.Unlock()
 	d.torn.Store(true)
 	return nil
 }
@@ -285,29 +283,34 @@ func (d *Device) Close() error {
 // waitStatus polls the device until st is set or ctx is done. It must be
 // called without d.life held; it read-locks it around each poll.
 func (d *Device) waitStatus(ctx context.Context, op string, st statusWord) error {
-	backoff := 0
-	for {
+	for backoff := 0; ; backoff++ {
+		if st.load() != 0 {
+			return nil
+		}
+		// Poll before looking at ctx: every wait, cancelled or not, lets
+		// the driver retire finished work and run its callbacks, so a
+		// program whose waits are all cancelled does not pile them up.
+		if err := d.poll(op, ctx.Done() == nil && backoff > 2); err != nil {
+			return err
+		}
 		if st.load() != 0 {
 			return nil
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := d.acquire(op); err != nil {
-			return err
-		}
-		if ctx.Done() == nil && backoff > 2 {
-			// Nothing to cancel us: let the driver block until the
-			// queue drains instead of spinning.
-			d.dev.Poll(true, nil)
-		} else {
-			d.dev.Poll(false, nil)
-		}
-		d.life.RUnlock()
-		if st.load() != 0 {
-			return nil
-		}
 		pause(backoff)
-		backoff++
 	}
+}
+
+// poll polls the device once; wait lets the driver block until the queue
+// drains (when nothing can cancel the caller, instead of spinning).
+func (d *Device) poll(op string, wait bool) error {
+	leave, err := d.enter(op)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	d.dev.Poll(wait, nil)
+	return nil
 }

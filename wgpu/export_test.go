@@ -2,7 +2,7 @@
 
 package wgpu
 
-import "github.com/streamgate/streamgate/registry"
+import "github.com/streamgate/streamgate/gpu"
 
 // Test hooks.
 
@@ -27,13 +27,13 @@ func UncapturedErrors() uint64 { return uncapturedErrors() }
 // Pending returns how many dispatches stream id has recorded and not yet
 // submitted.
 func Pending(d *Device, id uint64) int {
-	s, ok := d.streams.Load(registry.StreamID(id))
+	s, ok := d.streams.Load(gpu.StreamID(id))
 	if !ok {
 		return 0
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.dispatches
+	return len(s.batch)
 }
 
 // Streams returns how many streams d keeps state for.
@@ -45,3 +45,11 @@ func Users(b *Buffer) int {
 	defer b.mu.Unlock()
 	return len(b.users)
 }
+
+// SkipLaunchChecks makes d's Launch skip the size and usage checks of the
+// WGSL front-end, so that a bad binding reaches the driver and the stream's
+// isolation of rejected launches can be tested.
+func SkipLaunchChecks(d *Device) { d.skipChecks = true }
+
+// LiveStatusWords returns how many C status words are allocated.
+func LiveStatusWords() int64 { return liveStatusWords() }

@@ -51,24 +51,34 @@ func (p *pipeline) release() {
 // compiles again. Errors are [*Error]s with the driver's message (naga's
 // diagnostic for invalid WGSL), or ctx.Err().
 func (d *Device) Compile(ctx context.Context, k *gpu.Kernel) error {
+	if k == nil {
+		return newError("Compile", ErrorTypeInvalidArgument, "nil kernel")
+	}
 	_, err := d.pipelineFor(ctx, k)
 	return err
 }
 
-// Compiled reports whether k is compiled on this device. It never blocks on
+// Compiled reports whether k is compiled on this device (false for nil). It never blocks on
 // a compile in progress and never allocates. It returns false once the
 // device is closed.
 func (d *Device) Compiled(k *gpu.Kernel) bool {
+	if k == nil {
+		return false
+	}
 	p, ok := d.pipelines.Load(k.Key())
 	return ok && p.ok.Load() && !d.closed.Load()
 }
 
-// Precompile compiles ks, returning the errors of the failing kernels joined
+// Precompile compiles ks (a nil kernel is an error of its own), returning the errors of the failing kernels joined
 // with errors.Join (nil when all compile). Kernels already compiled cost a
 // lookup. It stops early only when ctx is done, adding ctx.Err().
 func (d *Device) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
 	var errs []error
-	for _, k := range ks {
+	for i, k := range ks {
+		if k == nil {
+			errs = append(errs, newError("Precompile", ErrorTypeInvalidArgument, "kernel %d is nil", i))
+			continue
+		}
 		if _, err := d.pipelineFor(ctx, k); err != nil {
 			errs = append(errs, err)
 			if ctx.Err() != nil {
@@ -116,15 +126,7 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 // from the cache so that a later call tries again.
 func (d *Device) build(p *pipeline, k *gpu.Kernel) {
 	defer close(p.done)
-	err := d.acquire("Compile")
-	if err == nil {
-		err = d.buildLocked(p, k)
-		if err != nil {
-			p.release()
-		}
-		d.life.RUnlock()
-	}
-	if err != nil {
+	if err := d.buildEntered(p, k); err != nil {
 		p.err = err
 		d.pipelines.Compute(k.Key(), func(old *pipeline, loaded bool) (*pipeline, bool) {
 			return old, !loaded || old == p // delete p, keep any newer entry
@@ -132,6 +134,21 @@ func (d *Device) build(p *pipeline, k *gpu.Kernel) {
 		return
 	}
 	p.ok.Store(true)
+}
+
+// buildEntered builds p inside d.enter; a failed build releases what it
+// made.
+func (d *Device) buildEntered(p *pipeline, k *gpu.Kernel) error {
+	leave, err := d.enter("Compile")
+	if err != nil {
+		return err
+	}
+	defer leave()
+	if err := d.buildLocked(p, k); err != nil {
+		p.release()
+		return err
+	}
+	return nil
 }
 
 func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {

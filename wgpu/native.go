@@ -58,14 +58,41 @@ static void sg_scope_cb(uint32_t type, char const *message, void *userdata) {
 	s->msg = strdup(message ? message : "");
 }
 
-// A status word: 0 while pending, status+1 once the callback ran.
+// A status word: 0 while pending, status+1 once the callback ran, -1 once
+// its waiter gave up on it. Of the callback and the waiter, whichever comes
+// second frees it, so a cancelled wait leaves nothing behind once the
+// callback has run. sg_status_live counts the words not yet freed.
+static int64_t sg_status_live_count;
+
+static void sg_status_free(int32_t *p) {
+	__atomic_sub_fetch(&sg_status_live_count, 1, __ATOMIC_SEQ_CST);
+	free(p);
+}
+
 static void sg_status_cb(uint32_t status, void *userdata) {
-	__atomic_store_n((int32_t *)userdata, (int32_t)status + 1, __ATOMIC_SEQ_CST);
+	int32_t *p = (int32_t *)userdata;
+	int32_t want = 0;
+	if (!__atomic_compare_exchange_n(p, &want, (int32_t)status + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		sg_status_free(p); // the waiter gave up: nobody else will
+	}
+}
+
+static void sg_status_abandon(int32_t *p) {
+	int32_t want = 0;
+	if (!__atomic_compare_exchange_n(p, &want, -1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+		sg_status_free(p); // the callback already ran
+	}
 }
 
 static int32_t sg_status_load(int32_t *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
 
-static int32_t *sg_status_new(void) { return (int32_t *)calloc(1, sizeof(int32_t)); }
+static int32_t *sg_status_new(void) {
+	int32_t *p = (int32_t *)calloc(1, sizeof(int32_t));
+	if (p != NULL) __atomic_add_fetch(&sg_status_live_count, 1, __ATOMIC_SEQ_CST);
+	return p;
+}
+
+static int64_t sg_status_live(void) { return __atomic_load_n(&sg_status_live_count, __ATOMIC_SEQ_CST); }
 
 static void sg_generate_report(uintptr_t instance, sgGlobalReport *r) {
 	memset(r, 0, sizeof *r);
@@ -174,13 +201,31 @@ func generateReport(inst *gowgpu.Instance, b Backend) hubReport {
 }
 
 // statusWord is C memory a callback writes a status into: 0 while pending,
-// status+1 after. It is freed with free, and only once its callback can no
-// longer run.
+// status+1 after. Its waiter either frees it after seeing the status (free)
+// or gives up on it (abandon), and then the callback frees it when it runs:
+// a cancelled wait keeps nothing once the driver has called back.
 type statusWord struct{ p *C.int32_t }
 
-func newStatusWord() statusWord  { return statusWord{C.sg_status_new()} }
+func newStatusWord() statusWord {
+	p := C.sg_status_new()
+	if p == nil {
+		panic("wgpu: out of C memory")
+	}
+	return statusWord{p}
+}
+
 func (s statusWord) load() int32 { return int32(C.sg_status_load(s.p)) }
-func (s statusWord) free()       { C.free(unsafe.Pointer(s.p)) }
+
+// free frees a word whose callback has run (load() != 0).
+func (s statusWord) free() { C.sg_status_free(s.p) }
+
+// abandon gives the word up: it is freed now if its callback has run, or by
+// the callback when it runs.
+func (s statusWord) abandon() { C.sg_status_abandon(s.p) }
+
+// liveStatusWords returns how many status words are allocated and not yet
+// freed, in the process.
+func liveStatusWords() int64 { return int64(C.sg_status_live()) }
 
 // mapRead starts mapping buf (size bytes) for reading. It must be called with
 // the device's scope mutex held. The returned error is the scope's.

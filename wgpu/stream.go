@@ -4,6 +4,8 @@ package wgpu
 
 import (
 	"context"
+	"encoding/binary"
+	"fmt"
 	"sync"
 
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
@@ -11,20 +13,34 @@ import (
 	"github.com/streamgate/streamgate/gpu"
 )
 
+// inlineBindings is how many buffer ids a bind group cache key holds
+// inline; a kernel with more bindings keys the rest in a string.
+const inlineBindings = 16
+
 // bgKey identifies a cached bind group: a pipeline and the ids of the
 // buffers bound at 0..n-1.
 type bgKey struct {
-	p   *pipeline
-	n   int
-	ids [maxBindings]uint64
+	p    *pipeline
+	n    int
+	ids  [inlineBindings]uint64
+	more string // ids past inlineBindings, 8 bytes each, when n > inlineBindings
 }
 
 // bindGroup is a cached bind group. It is released when one of its buffers
 // is, or by Close.
 type bindGroup struct {
-	key     bgKey                // written once
-	bg      *gowgpu.BindGroup    // written once
-	buffers [maxBindings]*Buffer // written once
+	key     bgKey             // written once
+	bg      *gowgpu.BindGroup // written once
+	buffers []*Buffer         // written once: the n buffers bound
+}
+
+// launchRec is one launch recorded on a stream's pending encoder, kept so
+// that a batch the driver rejects can be replayed without its bad launches.
+type launchRec struct {
+	p   *pipeline
+	bg  *bindGroup
+	wg  [3]uint32
+	seq uint64
 }
 
 // stream is one logical stream's pending work: a command encoder with an
@@ -36,17 +52,18 @@ type stream struct {
 	d  *Device
 	id gpu.StreamID
 
-	mu         sync.Mutex
-	enc        *gowgpu.CommandEncoder     // nil when nothing is pending
-	pass       *gowgpu.ComputePassEncoder // open pass on enc, or nil
-	dispatches int                        // dispatches recorded on enc
-	used       map[*bindGroup]struct{}    // bind groups set on enc
-	curPipe    *pipeline                  // pipeline set on pass
-	curBG      *bindGroup                 // bind group set on pass
-	lastKey    bgKey                      // key of the last launch's bind group
-	lastBG     *bindGroup                 // its bind group (may be released: check buffers first)
-	submitted  bool                       // something was submitted on this stream
-	closed     bool                       // CloseStream removed it from d.streams: use a fresh one
+	mu        sync.Mutex
+	enc       *gowgpu.CommandEncoder     // nil when nothing is pending
+	pass      *gowgpu.ComputePassEncoder // open pass on enc, or nil
+	batch     []launchRec                // launches recorded on enc, in order
+	seq       uint64                     // launches accepted on this stream
+	used      map[*bindGroup]struct{}    // bind groups set on enc
+	curPipe   *pipeline                  // pipeline set on pass
+	curBG     *bindGroup                 // bind group set on pass
+	lastKey   bgKey                      // key of the last launch's bind group
+	lastBG    *bindGroup                 // its bind group (may be released: check buffers first)
+	submitted bool                       // something was submitted on this stream
+	closed    bool                       // CloseStream removed it from d.streams: use a fresh one
 }
 
 // stream returns the stream id's state, creating it on first use.
@@ -80,8 +97,9 @@ func (d *Device) lockStream(id gpu.StreamID) *stream {
 // so a program that makes many short-lived streams — a client each — must
 // close them. Work already submitted still runs; a later launch on the same
 // id starts a fresh stream, and a later Sync of it does not wait for work
-// submitted before CloseStream. An error is a validation error of the last
-// batch (which is dropped) or [ErrClosed].
+// submitted before CloseStream. An error is a [*gpu.LaunchError] naming the
+// launches of the last batch that the driver rejected (every other launch
+// ran), or [ErrClosed].
 func (d *Device) CloseStream(id gpu.StreamID) error {
 	return d.flushStream("CloseStream", id, true)
 }
@@ -92,17 +110,25 @@ func (d *Device) CloseStream(id gpu.StreamID) error {
 // stream has MaxBatch dispatches pending, on [Device.Flush] or
 // [Device.Sync], or on an upload, read-back or release of a buffer it binds.
 //
-// Launch checks before recording anything: the workgroup counts against
-// maxComputeWorkgroupsPerDimension, the number of buffers against the
-// kernel's bindings, that each buffer is a live [*Buffer] of this device,
-// and that no buffer is bound twice where one binding is read_write (a
-// usage conflict); bind group creation then checks usages and the sizes
-// [ParseBindings] derives. Validation the
-// driver can only do when the pass ends is reported by the call that
-// submits it (a Launch reaching the threshold, Flush, Sync, Read or Write);
-// that batch is dropped and the stream stays usable.
+// Launch checks everything it can before recording: k is not nil; the
+// workgroup counts against maxComputeWorkgroupsPerDimension; the number of
+// buffers against the kernel's bindings; that each buffer is a live
+// [*Buffer] of this device; each buffer's size against the minimum its
+// binding needs and its usage against the binding's kind (storage or
+// uniform), as the WGSL front-end derives them (see [ParseBindings]); and
+// that no buffer is bound twice where one binding is read_write. Each
+// failure is an [*Error] naming the kernel and the binding, and nothing is
+// recorded.
+//
+// Should the driver still reject a submitted batch, the stream replays it
+// without the launches it rejects: every other launch runs exactly once, in
+// order, and the call that submitted the batch returns a
+// [*gpu.LaunchError] naming the rejected launches.
 func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
 	const op = "Launch"
+	if k == nil {
+		return newError(op, ErrorTypeInvalidArgument, "nil kernel")
+	}
 	p, err := d.pipelineFor(context.Background(), k)
 	if err != nil {
 		return err
@@ -113,41 +139,54 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	if len(bindings) != len(p.bindings) {
 		return newError(op, ErrorTypeInvalidArgument, "%s: %d buffers for %d bindings", p.name, len(bindings), len(p.bindings))
 	}
+	var inline [inlineBindings]*Buffer
+	bufs := inline[:0]
+	if len(bindings) > inlineBindings {
+		bufs = make([]*Buffer, 0, len(bindings))
+	}
 	key := bgKey{p: p, n: len(bindings)}
-	var bufs [maxBindings]*Buffer
 	for i, cb := range bindings {
 		b, ok := cb.(*Buffer)
 		if !ok || b == nil {
-			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d: %T is not a *wgpu.Buffer", p.name, i, cb)
+			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): %s is not a *wgpu.Buffer", p.name, i, p.bindings[i].Name, typeName(cb))
 		}
 		if b.d != d {
-			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d: buffer belongs to another device", p.name, i)
+			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): buffer belongs to another device", p.name, i, p.bindings[i].Name)
 		}
-		bufs[i] = b
-		key.ids[i] = b.id
+		if err := p.bindings[i].accepts(b); err != nil && !d.skipChecks {
+			return newError(op, ErrorTypeInvalidArgument, "%s: %v", p.name, err)
+		}
+		bufs = append(bufs, b)
+		if i < inlineBindings {
+			key.ids[i] = b.id
+		}
 	}
-	for i := 0; i < key.n; i++ {
-		for j := i + 1; j < key.n; j++ {
+	if len(bufs) > inlineBindings {
+		key.more = moreIDs(bufs[inlineBindings:])
+	}
+	for i := range bufs {
+		for j := i + 1; j < len(bufs); j++ {
 			if bufs[i] == bufs[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
 				return newError(op, ErrorTypeInvalidArgument, "%s: bindings %d (%s) and %d (%s) alias one buffer, and one is read_write",
 					p.name, i, p.bindings[i].Name, j, p.bindings[j].Name)
 			}
 		}
 	}
-	if err := d.acquire(op); err != nil {
+	leave, err := d.enter(op)
+	if err != nil {
 		return err
 	}
-	defer d.life.RUnlock()
-	for i := 0; i < key.n; i++ {
-		if bufs[i].released.Load() {
-			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d: buffer is released", p.name, i)
+	defer leave()
+	for i, b := range bufs {
+		if b.released.Load() {
+			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): buffer is released", p.name, i, p.bindings[i].Name)
 		}
 	}
 	s := d.lockStream(id)
 	defer s.mu.Unlock()
 	bg := s.lastBG
 	if bg == nil || s.lastKey != key {
-		if bg, err = d.bindGroupFor(op, key, &bufs); err != nil {
+		if bg, err = d.bindGroupFor(op, key, bufs); err != nil {
 			return err
 		}
 		s.lastKey, s.lastBG = key, bg
@@ -155,6 +194,19 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	if err := s.openPassLocked(op); err != nil {
 		return err
 	}
+	s.recordLocked(p, bg)
+	s.pass.DispatchWorkgroups(workgroups[0], workgroups[1], workgroups[2])
+	s.seq++
+	s.batch = append(s.batch, launchRec{p: p, bg: bg, wg: workgroups, seq: s.seq})
+	if len(s.batch) >= d.maxBatch {
+		return s.flushLocked(op)
+	}
+	return nil
+}
+
+// recordLocked sets p and bg on the open pass where they are not already,
+// and marks bg's buffers as used by the stream.
+func (s *stream) recordLocked(p *pipeline, bg *bindGroup) {
 	if s.curPipe != p {
 		s.pass.SetPipeline(p.pipe)
 		s.curPipe = p
@@ -162,7 +214,7 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	if s.curBG != bg {
 		if _, ok := s.used[bg]; !ok {
 			s.used[bg] = struct{}{}
-			for _, b := range bg.buffers[:key.n] {
+			for _, b := range bg.buffers {
 				b.mu.Lock()
 				b.users[s] = struct{}{}
 				b.mu.Unlock()
@@ -171,17 +223,31 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 		s.pass.SetBindGroup(0, bg.bg, nil)
 		s.curBG = bg
 	}
-	s.pass.DispatchWorkgroups(workgroups[0], workgroups[1], workgroups[2])
-	s.dispatches++
-	if s.dispatches >= d.maxBatch {
-		return s.flushLocked(op)
+}
+
+// typeName names a binding's dynamic type for an error.
+func typeName(b gpu.Buffer) string {
+	if b == nil {
+		return "nil"
 	}
-	return nil
+	if wb, ok := b.(*Buffer); ok && wb == nil {
+		return "a nil *wgpu.Buffer"
+	}
+	return fmt.Sprintf("%T", b)
+}
+
+// moreIDs encodes the ids of the buffers past inlineBindings for a bgKey.
+func moreIDs(bufs []*Buffer) string {
+	out := make([]byte, 0, 8*len(bufs))
+	for _, b := range bufs {
+		out = binary.LittleEndian.AppendUint64(out, b.id)
+	}
+	return string(out)
 }
 
 // bindGroupFor returns the cached bind group for key, creating it. Called
 // with d.life read-locked.
-func (d *Device) bindGroupFor(op string, key bgKey, bufs *[maxBindings]*Buffer) (*bindGroup, error) {
+func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup, error) {
 	d.bgMu.Lock()
 	bg, ok := d.bindGroups[key]
 	d.bgMu.Unlock()
@@ -209,9 +275,9 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs *[maxBindings]*Buffer) 
 		nbg.Release()
 		return old, nil
 	}
-	bg = &bindGroup{key: key, bg: nbg, buffers: *bufs}
+	bg = &bindGroup{key: key, bg: nbg, buffers: append([]*Buffer(nil), bufs...)}
 	d.bindGroups[key] = bg
-	for _, b := range bufs[:key.n] {
+	for _, b := range bg.buffers {
 		if len(b.bindGroups) == 0 || b.bindGroups[len(b.bindGroups)-1] != bg {
 			b.bindGroups = append(b.bindGroups, bg)
 		}
@@ -257,8 +323,10 @@ func (s *stream) endPassLocked(op string) error {
 }
 
 // flushLocked ends the pass, finishes the encoder and submits its command
-// buffer once; on any error nothing is submitted and the batch is dropped.
-// Either way the stream is left with nothing pending.
+// buffer once. When the driver rejects the batch (nothing of it ran), it
+// replays the batch without the launches the driver rejects, so every good
+// launch runs exactly once, and returns a [*gpu.LaunchError] naming the
+// rejected ones. Either way the stream is left with nothing pending.
 func (s *stream) flushLocked(op string) error {
 	if s.enc == nil {
 		return nil
@@ -271,7 +339,6 @@ func (s *stream) flushLocked(op string) error {
 	})
 	s.enc.Release()
 	s.enc = nil
-	s.clearUsedLocked()
 	if err == nil {
 		err = ferr
 	}
@@ -282,7 +349,73 @@ func (s *stream) flushLocked(op string) error {
 	if cmd != nil {
 		cmd.Release()
 	}
+	if err != nil && len(s.batch) > 0 {
+		err = s.isolateLocked(op, err)
+	}
+	s.clearUsedLocked()
 	return err
+}
+
+// isolateLocked replays s.batch, which the driver rejected as a whole with
+// err, in halves: each part that the driver accepts is submitted, in stream
+// order, and each launch rejected on its own is reported.
+func (s *stream) isolateLocked(op string, err error) error {
+	le := &gpu.LaunchError{Stream: s.id}
+	var split func(part []launchRec, known error)
+	split = func(part []launchRec, known error) {
+		if len(part) == 0 {
+			return
+		}
+		err := known
+		if err == nil {
+			err = s.submitPartLocked(op, part)
+		}
+		if err == nil {
+			return
+		}
+		if len(part) == 1 {
+			le.Failed = append(le.Failed, gpu.FailedLaunch{Seq: part[0].seq, Kernel: part[0].p.name, Err: err})
+			return
+		}
+		h := len(part) / 2
+		split(part[:h], nil)
+		split(part[h:], nil)
+	}
+	split(s.batch, err)
+	if len(le.Failed) == 0 {
+		// The batch failed, yet every part of it passed on replay: the
+		// failure was not a launch's (the good launches ran once).
+		return err
+	}
+	return le
+}
+
+// submitPartLocked records part into a fresh encoder and submits it, or
+// returns the driver's error and submits nothing.
+func (s *stream) submitPartLocked(op string, part []launchRec) error {
+	d := s.d
+	return d.submitOnce(op, func(enc *gowgpu.CommandEncoder) error {
+		pass := enc.BeginComputePass(nil)
+		var curP *pipeline
+		var curBG *bindGroup
+		for _, r := range part {
+			if r.p != curP {
+				pass.SetPipeline(r.p.pipe)
+				curP = r.p
+			}
+			if r.bg != curBG {
+				pass.SetBindGroup(0, r.bg.bg, nil)
+				curBG = r.bg
+			}
+			pass.DispatchWorkgroups(r.wg[0], r.wg[1], r.wg[2])
+		}
+		err := d.scoped(op, pass.End)
+		pass.Release()
+		if err == nil {
+			s.submitted = true
+		}
+		return err
+	})
 }
 
 // discardLocked drops the pending work without submitting it.
@@ -298,21 +431,25 @@ func (s *stream) discardLocked() {
 	s.clearUsedLocked()
 }
 
+// clearUsedLocked forgets the batch: the bind groups it used and its
+// records.
 func (s *stream) clearUsedLocked() {
 	for bg := range s.used {
-		for _, b := range bg.buffers[:bg.key.n] {
+		for _, b := range bg.buffers {
 			b.mu.Lock()
 			delete(b.users, s)
 			b.mu.Unlock()
 		}
 		delete(s.used, bg)
 	}
-	s.dispatches = 0
+	clear(s.batch)
+	s.batch = s.batch[:0]
 	s.curPipe, s.curBG = nil, nil
 }
 
 // Flush submits the stream's recorded launches without waiting. An error is
-// a validation error of that batch (which is then dropped) or [ErrClosed].
+// a [*gpu.LaunchError] naming the launches the driver rejected (every other
+// launch was submitted), or [ErrClosed].
 func (d *Device) Flush(id gpu.StreamID) error {
 	return d.flushStream("Flush", id, false)
 }
@@ -320,17 +457,18 @@ func (d *Device) Flush(id gpu.StreamID) error {
 // flushStream submits the stream's pending launches and, when retire is
 // set, forgets the stream (see CloseStream).
 func (d *Device) flushStream(op string, id gpu.StreamID, retire bool) error {
-	if err := d.acquire(op); err != nil {
+	leave, err := d.enter(op)
+	if err != nil {
 		return err
 	}
-	defer d.life.RUnlock()
+	defer leave()
 	s, ok := d.streams.Load(id)
 	if !ok {
 		return nil
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	err := s.flushLocked(op)
+	err = s.flushLocked(op)
 	if retire {
 		s.closed = true
 		s.lastBG = nil
@@ -341,35 +479,46 @@ func (d *Device) flushStream(op string, id gpu.StreamID, retire bool) error {
 
 // Sync flushes the stream and waits until all its submitted work is done
 // (it may also wait for work other streams submitted before). If ctx is
-// done first it returns ctx.Err(); the work stays submitted and runs.
+// done first it returns ctx.Err(); the work stays submitted and runs, and
+// the cancelled wait keeps no memory once the driver reports the work done.
+// A [*gpu.LaunchError] from the flush is returned after the wait.
 func (d *Device) Sync(ctx context.Context, id gpu.StreamID) error {
 	const op = "Sync"
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := d.acquire(op); err != nil {
+	st, waiting, ferr := d.syncStart(op, id)
+	if !waiting {
+		return ferr
+	}
+	if err := d.waitStatus(ctx, op, st); err != nil {
+		st.abandon()
 		return err
 	}
+	st.free()
+	return ferr
+}
+
+// syncStart flushes the stream and, when it has submitted work, asks the
+// queue to set a status word once that work is done.
+func (d *Device) syncStart(op string, id gpu.StreamID) (st statusWord, waiting bool, err error) {
+	leave, err := d.enter(op)
+	if err != nil {
+		return st, false, err
+	}
+	defer leave()
 	s, ok := d.streams.Load(id)
 	if !ok {
-		d.life.RUnlock()
-		return nil
+		return st, false, nil
 	}
 	s.mu.Lock()
 	ferr := s.flushLocked(op)
 	submitted := s.submitted
 	s.mu.Unlock()
 	if !submitted {
-		d.life.RUnlock()
-		return ferr
+		return st, false, ferr
 	}
-	st := newStatusWord()
+	st = newStatusWord()
 	onSubmittedWorkDone(d.queue, st)
-	d.life.RUnlock()
-	if err := d.waitStatus(ctx, op, st); err != nil {
-		d.abandon(st)
-		return err
-	}
-	st.free()
-	return ferr
+	return st, true, ferr
 }

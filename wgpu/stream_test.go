@@ -204,8 +204,10 @@ func TestLaunchErrors(t *testing.T) {
 		{"nil-buffer", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{(*wgpu.Buffer)(nil)}, wgpu.ErrorTypeInvalidArgument},
 		{"other-device", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{foreign}, wgpu.ErrorTypeInvalidArgument},
 		{"released", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{released}, wgpu.ErrorTypeInvalidArgument},
-		{"wrong-usage", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{uniformOnly}, wgpu.ErrorTypeValidation},
-		{"too-small", fixed, [3]uint32{1, 1, 1}, []gpu.Buffer{small}, wgpu.ErrorTypeValidation},
+		{"wrong-usage", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{uniformOnly}, wgpu.ErrorTypeInvalidArgument},
+		{"too-small", fixed, [3]uint32{1, 1, 1}, []gpu.Buffer{small}, wgpu.ErrorTypeInvalidArgument},
+		{"nil-kernel", nil, [3]uint32{1, 1, 1}, []gpu.Buffer{x}, wgpu.ErrorTypeInvalidArgument},
+		{"nil-interface", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{nil}, wgpu.ErrorTypeInvalidArgument},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -26,69 +26,19 @@ import (
 // If ctx is done before the result is read, TimeStream returns ctx.Err().
 func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() error) (time.Duration, error) {
 	const op = "TimeStream"
-	if err := d.acquire(op); err != nil {
-		return 0, err
-	}
-	if !d.hasTS {
-		d.life.RUnlock()
-		return 0, newError(op, ErrorTypeUnsupported, "device %q has no timestamp-query feature", d.info.Name)
-	}
-	qs, resolve, err := d.newTimestampQueries(op)
-	if err != nil {
-		d.life.RUnlock()
-		return 0, err
-	}
-	defer func() {
-		if d.acquire(op) == nil {
-			qs.Release()
-			resolve.Release()
-			d.life.RUnlock()
-		}
-	}()
-	s := d.lockStream(id)
-	err = s.endPassLocked(op)
-	if err == nil {
-		err = s.openEncoderLocked(op)
-	}
-	if err == nil {
-		err = d.scoped(op, func() error { return s.enc.WriteTimestamp(qs, 0) })
-	}
-	s.mu.Unlock()
-	d.life.RUnlock()
+	qs, resolve, err := d.timeStart(op, id)
 	if err != nil {
 		return 0, err
 	}
+	defer d.releaseQueries(qs, resolve)
 
 	fnErr := fn()
 
-	if err := d.acquire(op); err != nil {
-		return 0, err
-	}
-	s.mu.Lock()
-	err = s.endPassLocked(op)
-	if err == nil {
-		err = s.openEncoderLocked(op)
-	}
-	if err == nil {
-		err = d.scoped(op, func() error { return s.enc.WriteTimestamp(qs, 1) })
-	}
-	if err == nil {
-		err = d.scoped(op, func() error { return s.enc.ResolveQuerySet(qs, 0, 2, resolve, 0) })
-	}
-	if ferr := s.flushLocked(op); err == nil {
-		err = ferr
-	}
-	s.mu.Unlock()
-	var st statusWord
-	var staging *gowgpu.Buffer
-	if err == nil {
-		st, staging, err = d.startRead(op, resolve, 16)
-	}
-	d.life.RUnlock()
+	rd, err := d.timeEnd(op, id, qs, resolve)
 	if err != nil {
 		return 0, err
 	}
-	data, err := d.finishRead(ctx, op, st, staging, 16)
+	data, err := d.finishRead(ctx, op, rd, 16)
 	if err != nil {
 		return 0, err
 	}
@@ -103,6 +53,78 @@ func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() erro
 		dur = time.Duration(float64(t1-t0) * period)
 	}
 	return dur, fnErr
+}
+
+// timeStart ends the stream's open pass and writes the first timestamp.
+func (d *Device) timeStart(op string, id gpu.StreamID) (qs *gowgpu.QuerySet, resolve *gowgpu.Buffer, err error) {
+	leave, err := d.enter(op)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer leave()
+	if !d.hasTS {
+		return nil, nil, newError(op, ErrorTypeUnsupported, "device %q has no timestamp-query feature", d.info.Name)
+	}
+	qs, resolve, err = d.newTimestampQueries(op)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := d.lockStream(id)
+	defer s.mu.Unlock()
+	err = s.endPassLocked(op)
+	if err == nil {
+		err = s.openEncoderLocked(op)
+	}
+	if err == nil {
+		err = d.scoped(op, func() error { return s.enc.WriteTimestamp(qs, 0) })
+	}
+	if err != nil {
+		qs.Release()
+		resolve.Release()
+		return nil, nil, err
+	}
+	return qs, resolve, nil
+}
+
+// timeEnd writes the second timestamp, resolves both, submits the stream
+// and starts reading the result back.
+func (d *Device) timeEnd(op string, id gpu.StreamID, qs *gowgpu.QuerySet, resolve *gowgpu.Buffer) (pendingRead, error) {
+	leave, err := d.enter(op)
+	if err != nil {
+		return pendingRead{}, err
+	}
+	defer leave()
+	s := d.lockStream(id)
+	defer s.mu.Unlock()
+	err = s.endPassLocked(op)
+	if err == nil {
+		err = s.openEncoderLocked(op)
+	}
+	if err == nil {
+		err = d.scoped(op, func() error { return s.enc.WriteTimestamp(qs, 1) })
+	}
+	if err == nil {
+		err = d.scoped(op, func() error { return s.enc.ResolveQuerySet(qs, 0, 2, resolve, 0) })
+	}
+	if ferr := s.flushLocked(op); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return pendingRead{}, err
+	}
+	return d.startRead(op, resolve, 16)
+}
+
+// releaseQueries releases a TimeStream's query set and resolve buffer,
+// unless Close already did.
+func (d *Device) releaseQueries(qs *gowgpu.QuerySet, resolve *gowgpu.Buffer) {
+	leave, err := d.enter("TimeStream")
+	if err != nil {
+		return
+	}
+	defer leave()
+	qs.Release()
+	resolve.Release()
 }
 
 // newTimestampQueries creates a two-entry timestamp query set and the
