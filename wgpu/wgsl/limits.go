@@ -36,7 +36,7 @@ type Limits struct {
 const (
 	DefaultMaxSourceBytes      = 1 << 20
 	DefaultMaxNestingDepth     = 128
-	DefaultMaxExpressionTokens = 4096
+	DefaultMaxExpressionTokens = 2048
 	DefaultMaxDeclarationDepth = 256
 )
 

@@ -197,7 +197,11 @@ func (p *parser) binding(d *decl) (Binding, bool, error) {
 		kind = Uniform
 	case "":
 		if hasG || hasB {
-			return Binding{}, false, p.errf(d.pos, "var %s: only buffer bindings (var<storage> or var<uniform>) are supported", d.name)
+			what := "no address space"
+			if d.typ.a < d.typ.b {
+				what = "type " + p.toks[d.typ.a].text
+			}
+			return Binding{}, false, p.errf(d.pos, "var %s: only buffer bindings are supported (var<storage> or var<uniform>), not %s", d.name, what)
 		}
 	case "private", "workgroup":
 		if hasG || hasB {
