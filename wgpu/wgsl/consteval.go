@@ -44,9 +44,6 @@ type evaluator struct {
 	p   *parser
 	i   int
 	end int
-	// inTmpl: the expression is a template argument, so a '>' (even as
-	// the first character of '>>', '>=', '>>=') outside parentheses ends it.
-	inTmpl bool
 }
 
 // evalSpan evaluates the tokens of s as one integer const-expression. what
@@ -99,8 +96,8 @@ func (e *evaluator) expr(what string, depth int) (value, error) {
 	for {
 		t := e.tok()
 		prec, ok := binaryPrec[t.text]
-		if t.kind != tkPunct || !ok || e.inTmpl && t.text[0] == '>' {
-			if t.kind == tkPunct && isUnsupportedOp(t.text) && !(e.inTmpl && t.text[0] == '>') {
+		if t.kind != tkPunct || !ok {
+			if t.kind == tkPunct && isUnsupportedOp(t.text) {
 				return value{}, e.p.errf(t.pos, "%s: operator %q is not supported in this const-expression", what, t.text)
 			}
 			break

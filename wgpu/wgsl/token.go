@@ -91,7 +91,7 @@ func isHexDigit(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' 
 
 // tokenize splits src into tokens ending with a tkEOF token.
 func tokenize(src string, lim Limits) ([]token, error) {
-	lx := &lexer{src: src, lim: lim}
+	lx := &lexer{src: src, lim: lim, toks: make([]token, 0, len(src)/4+1)}
 	if err := lx.run(); err != nil {
 		return nil, err
 	}
@@ -338,7 +338,13 @@ func (lx *lexer) account(tok *token, off int, expectOperand *bool) error {
 			lx.tdepth++
 		}
 	case ")", "]", "}":
-		want := map[string]byte{")": '(', "]": '[', "}": '{'}[t]
+		want := byte('(')
+		switch t {
+		case "]":
+			want = '['
+		case "}":
+			want = '{'
+		}
 		if len(lx.stack) == 0 || lx.stack[len(lx.stack)-1].ch != want {
 			return lx.errf(off, "unexpected %q", t)
 		}
