@@ -18,8 +18,12 @@ var nagaShapes = []struct {
 	crash int
 	src   func(n int) string
 }{
-	{"parens", 2944, func(n int) string { return body("x[0] = " + strings.Repeat("(", n) + "1u" + strings.Repeat(")", n) + ";") }},
-	{"index", 2944, func(n int) string { return body("x[0] = " + strings.Repeat("x[", n) + "0" + strings.Repeat("]", n) + ";") }},
+	{"parens", 2944, func(n int) string {
+		return body("x[0] = " + strings.Repeat("(", n) + "1u" + strings.Repeat(")", n) + ";")
+	}},
+	{"index", 2944, func(n int) string {
+		return body("x[0] = " + strings.Repeat("x[", n) + "0" + strings.Repeat("]", n) + ";")
+	}},
 	{"braces", 8448, func(n int) string { return body(strings.Repeat("{", n) + "x[0] = 1u;" + strings.Repeat("}", n)) }},
 	{"else-if", 8448, func(n int) string {
 		var b strings.Builder
@@ -30,10 +34,14 @@ var nagaShapes = []struct {
 		return body(b.String())
 	}},
 	{"negation", 13312, func(n int) string { return body("let v = " + strings.Repeat("- ", n) + "1i;\nx[0] = u32(v);") }},
-	{"not", 13312, func(n int) string { return body("let v = " + strings.Repeat("!", n) + "true;\nx[0] = select(0u, 1u, v);") }},
+	{"not", 13312, func(n int) string {
+		return body("let v = " + strings.Repeat("!", n) + "true;\nx[0] = select(0u, 1u, v);")
+	}},
 	{"deref-addr", 7936, func(n int) string { return body("let p = &x[0];\nx[0] = " + strings.Repeat("*&", n) + "*p;") }},
 	{"binary", 13312, func(n int) string { return body("x[0] = 1u" + strings.Repeat(" + x[1]", n) + ";") }},
-	{"swizzle", 19456, func(n int) string { return body("let v = vec4<u32>(1u);\nx[0] = v" + strings.Repeat(".wzyx", n) + ".x;") }},
+	{"swizzle", 19456, func(n int) string {
+		return body("let v = vec4<u32>(1u);\nx[0] = v" + strings.Repeat(".wzyx", n) + ".x;")
+	}},
 	{"array-type", 16896, func(n int) string {
 		return "@group(0) @binding(0) var<storage, read_write> x: " + strings.Repeat("array<", n) + "u32" + strings.Repeat(", 1>", n) + ";\n@compute @workgroup_size(1)\nfn main() {}\n"
 	}},
