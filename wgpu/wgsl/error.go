@@ -1,0 +1,39 @@
+package wgsl
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Error is the one error type of this package: a problem at a position of the
+// source. Line and Column are 1-based; Column counts characters (runes), not
+// bytes. An Error is immutable once returned and safe to share.
+type Error struct {
+	Line, Column int
+	Msg          string
+}
+
+// Error formats the error as "wgsl:LINE:COL: msg".
+func (e *Error) Error() string {
+	return fmt.Sprintf("wgsl:%d:%d: %s", e.Line, e.Column, e.Msg)
+}
+
+// errorAt returns an *Error for byte offset off of src.
+func errorAt(src string, off int, format string, args ...any) *Error {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(src) {
+		off = len(src)
+	}
+	line, col := 1, 1
+	start := 0
+	for i := 0; i < off; i++ {
+		if src[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	col += utf8.RuneCountInString(src[start:off])
+	return &Error{Line: line, Column: col, Msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,62 @@
+package wgsl_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/streamgate/streamgate/wgpu/wgsl"
+)
+
+var fuzzSeeds = []string{
+	"@group(0) @binding(0) var<storage, read_write> x: array<u32>;\n@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3<u32>) { if id.x < arrayLength(&x) { x[id.x] = x[id.x] + 1u; } }",
+	"struct S { @align(16) a: vec3f, @size(32) b: f32, c: array<S2, N> } struct S2 { m: mat3x3f } const N = 4u << 1u; alias A = array<S>; @group(1) @binding(2) var<storage> s: A;",
+	"/* /* */ */ // x\nconst A = B * 2; const B = 0x10i; @group(0) @binding(u32(A)) var<uniform> u: array<vec4<f32>, 4>;",
+	"enable f16; override O: u32 = 8; @compute @workgroup_size(O, 2, 1) fn f() { let v = vec2<f16>(1.0h, 0x1p-3h); }",
+	"fn f(a: u32) -> u32 { if a < 2u { return a; } else if a > 3u { return a >> 1u; } else { return ~a; } }",
+	"var<private> p: array<bool, 4>; var<workgroup> w: atomic<u32>; const_assert 1 < 2;",
+}
+
+// FuzzParse checks that Parse never panics, that every error is a
+// *wgsl.Error with a position, and that an accepted module's bindings are
+// sorted, unique and of positive size.
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		m, err := wgsl.Parse(src, wgsl.Limits{MaxNestingDepth: 32, MaxExpressionTokens: 256, MaxDeclarationDepth: 32})
+		if err != nil {
+			var e *wgsl.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Parse error %v (%T) is not a *wgsl.Error", err, err)
+			}
+			if e.Line < 1 || e.Column < 1 || e.Msg == "" {
+				t.Fatalf("Parse error %#v has no position or message", e)
+			}
+			return
+		}
+		if strings.TrimSpace(src) == "" {
+			t.Fatalf("Parse(%q) accepted an empty source", src)
+		}
+		for i, b := range m.Bindings {
+			if b.MinSize == 0 {
+				t.Fatalf("binding %+v: MinSize 0", b)
+			}
+			if b.Kind < wgsl.StorageRead || b.Kind > wgsl.Uniform || b.Name == "" || b.Type == "" {
+				t.Fatalf("binding %+v: malformed", b)
+			}
+			if i > 0 {
+				a := m.Bindings[i-1]
+				if a.Group > b.Group || a.Group == b.Group && a.Index >= b.Index {
+					t.Fatalf("bindings %+v and %+v: not sorted and unique", a, b)
+				}
+			}
+		}
+		for _, ep := range m.EntryPoints {
+			if ep.Stage != "compute" && ep.Stage != "vertex" && ep.Stage != "fragment" {
+				t.Fatalf("entry point %+v: bad stage", ep)
+			}
+		}
+	})
+}

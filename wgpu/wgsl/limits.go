@@ -1,0 +1,72 @@
+package wgsl
+
+// Limits bounds what [Parse] accepts. The zero value of a field other than
+// MaxBindings means its [DefaultLimits] value, so Limits{} is safe to use. A
+// Limits is a plain value: copy it freely.
+type Limits struct {
+	// MaxSourceBytes is the longest source accepted, in bytes. Default 1 MiB.
+	MaxSourceBytes int
+	// MaxNestingDepth bounds nesting anywhere in the source, function
+	// bodies included: open parentheses, brackets, braces and template
+	// lists, plus the length of the run of prefix unary operators
+	// (- ! ~ * &) being read, plus one for every "else if" of the if
+	// statement being read (naga nests each else-if one block deeper).
+	// Default [DefaultMaxNestingDepth].
+	MaxNestingDepth int
+	// MaxExpressionTokens bounds the tokens of one expression: the longest
+	// run of tokens with no ';', ',', '{' or '}' between them, anywhere in
+	// the source. It bounds chains of binary operators (1+1+1+...) and of
+	// postfix accesses (a.b.c..., a[0][0]...), which build expression trees
+	// as deep as they are long. Default [DefaultMaxExpressionTokens].
+	MaxExpressionTokens int
+	// MaxDeclarationDepth bounds the longest chain of module-scope
+	// declarations that use one another (const A = B; const B = C; ...,
+	// fn f0 calls f1 calls f2 ..., struct S0 holds S1 holds S2 ...).
+	// Default [DefaultMaxDeclarationDepth].
+	MaxDeclarationDepth int
+	// MaxBindings is the most buffer bindings a module may declare, the
+	// device's maxBindingsPerBindGroup; 0 means no limit here.
+	MaxBindings int
+}
+
+// The defaults of [Limits]. The nesting and expression limits sit at about a
+// tenth of the smallest depth that overflowed naga's stack in wgpu-native
+// (go-webgpu v0.17.1 on Mesa lavapipe, 8 MiB thread stack); see the
+// package's tests for the shapes measured.
+const (
+	DefaultMaxSourceBytes      = 1 << 20
+	DefaultMaxNestingDepth     = 128
+	DefaultMaxExpressionTokens = 2048
+	DefaultMaxDeclarationDepth = 256
+)
+
+// DefaultLimits returns the default limits, with MaxBindings 0 (no limit).
+func DefaultLimits() Limits {
+	return Limits{
+		MaxSourceBytes:      DefaultMaxSourceBytes,
+		MaxNestingDepth:     DefaultMaxNestingDepth,
+		MaxExpressionTokens: DefaultMaxExpressionTokens,
+		MaxDeclarationDepth: DefaultMaxDeclarationDepth,
+	}
+}
+
+// withDefaults replaces zero and negative fields by their defaults.
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	if l.MaxSourceBytes <= 0 {
+		l.MaxSourceBytes = d.MaxSourceBytes
+	}
+	if l.MaxNestingDepth <= 0 {
+		l.MaxNestingDepth = d.MaxNestingDepth
+	}
+	if l.MaxExpressionTokens <= 0 {
+		l.MaxExpressionTokens = d.MaxExpressionTokens
+	}
+	if l.MaxDeclarationDepth <= 0 {
+		l.MaxDeclarationDepth = d.MaxDeclarationDepth
+	}
+	if l.MaxBindings < 0 {
+		l.MaxBindings = 0
+	}
+	return l
+}

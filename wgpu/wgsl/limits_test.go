@@ -1,0 +1,111 @@
+package wgsl_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/streamgate/streamgate/wgpu/wgsl"
+)
+
+// TestNestingStopsEarly checks that 10,000 nested parentheses are refused at
+// the first parenthesis past the limit, long before the end of the source.
+func TestNestingStopsEarly(t *testing.T) {
+	for _, limit := range []int{0, 16, 255} {
+		want := limit
+		if want == 0 {
+			want = wgsl.DefaultMaxNestingDepth
+		}
+		src := "@compute @workgroup_size(1) fn main() { let x = " + strings.Repeat("(", 10000) + "1" + strings.Repeat(")", 10000) + "; }"
+		_, err := wgsl.Parse(src, wgsl.Limits{MaxNestingDepth: limit})
+		e, ok := err.(*wgsl.Error)
+		if !ok {
+			t.Fatalf("Parse(10000 parens, limit %d) = %v, want a *wgsl.Error", limit, err)
+		}
+		// The body's '{' is one level: the error is at paren number want.
+		col := strings.Index(src, "(((") + want
+		if e.Line != 1 || e.Column != col {
+			t.Errorf("Parse(10000 parens, limit %d) = %v, want column %d", limit, err, col)
+		}
+	}
+}
+
+// TestDefaultsUnderMeasuredCrashes pins the defaults below a tenth of the
+// smallest crash depths measured for naga (see DefaultLimits).
+func TestDefaultsUnderMeasuredCrashes(t *testing.T) {
+	d := wgsl.DefaultLimits()
+	const (
+		nagaParens        = 2900  // (((...))) and x[x[...]]
+		nagaBinaryTerms   = 13000 // 1u + x[1] + x[1] + ...
+		nagaConstChain    = 26000 // const c0 = c1 + 1u; const c1 = ...
+		nagaPostfixChain  = 19000 // v.wzyx.wzyx...
+		minTokensPerTerm  = 2     // "+ 1"
+		minTokensPerField = 2     // ".x"
+	)
+	if d.MaxNestingDepth*10 > nagaParens {
+		t.Errorf("MaxNestingDepth = %d, want at most %d", d.MaxNestingDepth, nagaParens/10)
+	}
+	if d.MaxExpressionTokens/minTokensPerTerm*10 > nagaBinaryTerms {
+		t.Errorf("MaxExpressionTokens = %d allows %d binary terms, want at most %d", d.MaxExpressionTokens, d.MaxExpressionTokens/minTokensPerTerm, nagaBinaryTerms/10)
+	}
+	if d.MaxExpressionTokens/minTokensPerField*10 > nagaPostfixChain {
+		t.Errorf("MaxExpressionTokens = %d allows %d postfix accesses, want at most %d", d.MaxExpressionTokens, d.MaxExpressionTokens/minTokensPerField, nagaPostfixChain/10)
+	}
+	if d.MaxDeclarationDepth*10 > nagaConstChain {
+		t.Errorf("MaxDeclarationDepth = %d, want at most %d", d.MaxDeclarationDepth, nagaConstChain/10)
+	}
+}
+
+// bigSource returns a valid module of about n bytes: many consts, structs,
+// bindings and functions.
+func bigSource(n int) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		s := itoa(i)
+		b.WriteString("const c" + s + " = (" + s + "u + 3u) * 2u;\n")
+		b.WriteString("struct S" + s + " { a: vec3f, @align(16) b: array<u32, c" + s + ">, }\n")
+		b.WriteString("@group(" + s + ") @binding(0) var<storage, read_write> x" + s + ": array<S" + s + ">;\n")
+		b.WriteString("fn f" + s + "(v: u32) -> u32 { var r = v; for (var i = 0u; i < 4u; i++) { r = r * 3u + (i << 1u); } return r; }\n")
+	}
+	return b.String()
+}
+
+func TestBigSource(t *testing.T) {
+	src := bigSource(wgsl.DefaultMaxSourceBytes - 512)
+	m, err := wgsl.Parse(src, wgsl.Limits{})
+	if err != nil {
+		t.Fatalf("Parse(%d bytes) = %v", len(src), err)
+	}
+	if len(m.Bindings) < 1000 {
+		t.Fatalf("Parse(%d bytes): %d bindings, want more than 1000", len(src), len(m.Bindings))
+	}
+	if b := m.Bindings[7]; b.MinSize != 96 || b.Type != "array<S7>" {
+		t.Errorf("Bindings[7] = %+v, want array<S7> of MinSize 96", b)
+	}
+	if _, err := wgsl.Parse(src+strings.Repeat(" ", 1024), wgsl.Limits{}); err == nil || !strings.Contains(err.Error(), "more than the limit") {
+		t.Errorf("Parse(over MaxSourceBytes) = %v, want the size refused", err)
+	}
+}
+
+// BenchmarkParse shows Parse's time linear in the source size.
+func BenchmarkParse(b *testing.B) {
+	for _, n := range []int{1 << 10, 1 << 14, 1 << 18, 1 << 20} {
+		src := bigSource(n - 512)
+		b.Run("bytes="+itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := wgsl.Parse(src, wgsl.Limits{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	src := "fn f() { let x = " + strings.Repeat("(", 1<<19) + "1" + strings.Repeat(")", 1<<19) + "; }"
+	b.Run("shape=parens", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := wgsl.Parse(src, wgsl.Limits{}); err == nil {
+				b.Fatal("accepted")
+			}
+		}
+	})
+}
