@@ -5,7 +5,9 @@ package wgpu
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -33,6 +35,34 @@ const (
 	// storage buffer that can be uploaded to and read back.
 	BufferUsageDefault = BufferUsageStorage | BufferUsageCopySrc | BufferUsageCopyDst
 )
+
+var bufferUsageNames = []struct {
+	u    BufferUsage
+	name string
+}{
+	{BufferUsageMapRead, "MapRead"}, {BufferUsageMapWrite, "MapWrite"}, {BufferUsageCopySrc, "CopySrc"},
+	{BufferUsageCopyDst, "CopyDst"}, {BufferUsageIndex, "Index"}, {BufferUsageVertex, "Vertex"},
+	{BufferUsageUniform, "Uniform"}, {BufferUsageStorage, "Storage"}, {BufferUsageIndirect, "Indirect"},
+	{BufferUsageQueryResolve, "QueryResolve"},
+}
+
+// String returns the usage's flags joined with "|", e.g. "CopyDst|Uniform".
+func (u BufferUsage) String() string {
+	if u == 0 {
+		return "0"
+	}
+	var parts []string
+	for _, n := range bufferUsageNames {
+		if u&n.u != 0 {
+			parts = append(parts, n.name)
+			u &^= n.u
+		}
+	}
+	if u != 0 {
+		parts = append(parts, fmt.Sprintf("%#x", uint32(u)))
+	}
+	return strings.Join(parts, "|")
+}
 
 // bufferIDs hands out process-unique buffer ids (bind group cache keys).
 var bufferIDs atomic.Uint64

@@ -36,14 +36,14 @@ fn main() {
 		{
 			name: "syntax-error",
 			k:    gpu.NewKernel("syntax", `fn main( {`, "main"),
-			typ:  wgpu.ErrorTypeValidation,
-			want: []string{"syntax(main)"},
+			typ:  wgpu.ErrorTypeInvalidArgument, // the front-end's, before the driver
+			want: []string{"syntax(main)", "wgsl:1:"},
 		},
 		{
 			name: "missing-entry-point",
 			k:    gpu.NewKernel("noentry", incWGSL, "nope"),
-			typ:  wgpu.ErrorTypeValidation,
-			want: []string{"nope"},
+			typ:  wgpu.ErrorTypeInvalidArgument,
+			want: []string{`no @compute entry point "nope"`, "main"},
 		},
 		{
 			name: "workgroup-size-over-limit",

@@ -4,6 +4,7 @@ package wgpu_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/streamgate/streamgate/gpu"
@@ -27,35 +28,51 @@ func TestAliasedBindings(t *testing.T) {
 	}
 }
 
-// TestLateValidation: an error the driver finds only when the pass ends (a
-// struct binding too small, which the binding scanner cannot size) comes
-// back from the call that submits; that batch is dropped and the stream
-// stays usable.
+// TestLateValidation: a struct binding too small (which the old binding
+// scanner could not size) is refused by Launch itself; with the front-end's
+// checks off, the driver refuses it when the batch is submitted, the call
+// that submits names it, and the stream stays usable.
 func TestLateValidation(t *testing.T) {
-	d := openTestDevice(t)
 	ctx := context.Background()
 	k := gpu.NewKernel("structy", `
 struct S { v: array<u32, 64> }
 @group(0) @binding(0) var<storage, read_write> s: S;
 @compute @workgroup_size(1) fn main() { s.v[0] = 7u; }`, "main")
-	small := mustBuffer(t, d, 4)
-	x := mustBuffer(t, d, 256)
-	if err := d.Launch(1, k, [3]uint32{1, 1, 1}, small); err != nil {
-		t.Fatalf("Launch = %v, want nil (checked late)", err)
-	}
-	err := d.Flush(1)
-	if e := asError(t, err); e.Type != wgpu.ErrorTypeValidation || e.Op != "Flush" {
-		t.Errorf("Flush = %v, want a Validation error from Flush", err)
-	}
-	if err := d.Launch(1, k, [3]uint32{1, 1, 1}, x); err != nil {
-		t.Fatal(err)
-	}
-	got, err := x.ReadUint32(ctx)
-	if err != nil {
-		t.Fatalf("ReadUint32 = %v", err)
-	}
-	if got[0] != 7 {
-		t.Errorf("x[0] = %d, want 7", got[0])
+	for _, checks := range []bool{true, false} {
+		d := openTestDevice(t)
+		if !checks {
+			wgpu.SkipLaunchChecks(d)
+		}
+		small := mustBuffer(t, d, 4)
+		x := mustBuffer(t, d, 256)
+		err := d.Launch(1, k, [3]uint32{1, 1, 1}, small)
+		if checks {
+			if e := asError(t, err); e.Type != wgpu.ErrorTypeInvalidArgument || e.Op != "Launch" {
+				t.Errorf("Launch = %v, want an InvalidArgument error from Launch", err)
+			}
+		} else {
+			if err != nil {
+				t.Fatalf("Launch with the checks off = %v, want nil (checked late)", err)
+			}
+			err := d.Flush(1)
+			var le *gpu.LaunchError
+			if !errors.As(err, &le) || len(le.Failed) != 1 || le.Failed[0].Seq != 1 {
+				t.Errorf("Flush = %v, want a *gpu.LaunchError naming launch 1", err)
+			}
+			if e := asError(t, err); e.Type != wgpu.ErrorTypeValidation || e.Op != "Flush" {
+				t.Errorf("Flush = %v, want the driver's Validation error from Flush", err)
+			}
+		}
+		if err := d.Launch(1, k, [3]uint32{1, 1, 1}, x); err != nil {
+			t.Fatal(err)
+		}
+		got, err := x.ReadUint32(ctx)
+		if err != nil {
+			t.Fatalf("ReadUint32 = %v", err)
+		}
+		if got[0] != 7 {
+			t.Errorf("x[0] = %d, want 7", got[0])
+		}
 	}
 	if n := wgpu.UncapturedErrors(); n != 0 {
 		t.Errorf("UncapturedErrors = %d, want 0", n)

@@ -522,3 +522,23 @@ func (d *Device) syncStart(op string, id gpu.StreamID) (st statusWord, waiting b
 	onSubmittedWorkDone(d.queue, st)
 	return st, true, ferr
 }
+
+// accepts checks that b can be bound at this binding: large enough and with
+// the usage its kind needs. The error names the binding, the sizes and the
+// usage.
+func (bd Binding) accepts(b *Buffer) error {
+	if b.size < bd.MinSize {
+		return fmt.Errorf("binding %d (%s: %s): buffer of %d bytes is smaller than the %d bytes its type needs", bd.Index, bd.Name, bd.WGSL, b.size, bd.MinSize)
+	}
+	switch bd.Type {
+	case BindingUniform:
+		if b.usage&BufferUsageUniform == 0 {
+			return fmt.Errorf("binding %d (%s) is var<uniform>, but the buffer's usage %v lacks BufferUsageUniform", bd.Index, bd.Name, b.usage)
+		}
+	default:
+		if b.usage&BufferUsageStorage == 0 {
+			return fmt.Errorf("binding %d (%s) is var<storage>, but the buffer's usage %v lacks BufferUsageStorage", bd.Index, bd.Name, b.usage)
+		}
+	}
+	return nil
+}

@@ -1,12 +1,11 @@
-//go:build cgo
-
 package wgpu
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
 // BindingType is how a kernel declares a buffer binding.
@@ -36,193 +35,89 @@ type Binding struct {
 	Index   uint32
 	Name    string
 	Type    BindingType
-	MinSize uint64 // bytes the bound buffer needs at least; 0 when not derived
+	WGSL    string // the binding's type as the front-end resolved it, e.g. "array<u32, 256>"
+	MinSize uint64 // bytes the bound buffer needs at least
 }
-
-// maxBindings bounds the bindings of one kernel (and the bind group cache
-// key).
-const maxBindings = 16
-
-var (
-	wgslLineComment  = regexp.MustCompile(`//[^\n]*`)
-	wgslBlockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
-	// attributes followed by "var", then the optional address space, name
-	// and type.
-	wgslVar  = regexp.MustCompile(`((?:@\s*[A-Za-z_]\w*\s*(?:\([^)]*\))?\s*)+)var\s*(<[^>]*>)?\s*([A-Za-z_]\w*)\s*:\s*([^;=]+)`)
-	wgslAttr = regexp.MustCompile(`@\s*(group|binding)\s*\(\s*([0-9]+)[iu]?\s*\)`)
-)
 
 // ParseBindings reads the buffer bindings a WGSL module declares, sorted by
-// index. It understands @group(0) @binding(N) declarations of var<storage>,
-// var<storage, read>, var<storage, read_write> and var<uniform>; any other
-// resource, another group, or indices that are not exactly 0..n-1 is an
-// [*Error] of type [ErrorTypeInvalidArgument]. This is a declaration scanner,
-// not a WGSL parser: naga validates the source when the kernel compiles.
-//
-// MinSize is derived for scalar, vector, atomic and array types (one element
-// of a runtime-sized array); for structs and matrices it is 0 and the driver
-// checks sizes when the pass ends.
+// index, with the default limits of package [wgsl] and no limit on their
+// number. See [ParseKernel].
 func ParseBindings(source string) ([]Binding, error) {
-	src := wgslBlockComment.ReplaceAllString(source, " ")
-	src = wgslLineComment.ReplaceAllString(src, " ")
-	var out []Binding
-	seen := map[uint32]bool{}
-	for _, m := range wgslVar.FindAllStringSubmatch(src, -1) {
-		attrs, space, name, typ := m[1], m[2], m[3], strings.TrimSpace(m[4])
-		group, binding := -1, -1
-		for _, a := range wgslAttr.FindAllStringSubmatch(attrs, -1) {
-			n, err := strconv.Atoi(a[2])
-			if err != nil || n > 1<<20 {
-				return nil, newError("Compile", ErrorTypeInvalidArgument, "binding %q: bad attribute %s", name, a[0])
+	return parseKernel(source, "", 0)
+}
+
+// ParseKernel checks source with the WGSL front-end (package [wgsl]) as
+// [Device.Compile] does before the shader compiler sees it, and returns the
+// bindings of entry point entry: the buffers a [Device.Launch] binds, in
+// order. The front-end refuses what the driver would crash on (an empty
+// source, deep nesting, very long expressions; see [wgsl.DefaultLimits]),
+// bindings outside @group(0) or not numbered 0..n-1, more bindings than
+// maxBindings (0: no limit), and a missing compute entry point. MinSize is
+// each binding's minimum buffer size by WGSL's memory layout rules: the
+// whole type for a fixed-size one, the fixed part plus one element for a
+// runtime-sized array. Errors are [*Error]s of type
+// [ErrorTypeInvalidArgument], or [ErrorTypeLimit] for a limit, with the
+// front-end's line and column.
+func ParseKernel(source, entry string, maxBindings uint32) ([]Binding, error) {
+	if entry == "" {
+		return nil, newError("Compile", ErrorTypeInvalidArgument, "empty entry point")
+	}
+	return parseKernel(source, entry, maxBindings)
+}
+
+func parseKernel(source, entry string, maxBindings uint32) ([]Binding, error) {
+	const op = "Compile"
+	lim := wgsl.DefaultLimits()
+	lim.MaxBindings = int(min(maxBindings, 1<<20))
+	m, err := wgsl.Parse(source, lim)
+	if err != nil {
+		typ := ErrorTypeInvalidArgument
+		var we *wgsl.Error
+		if errors.As(err, &we) && strings.Contains(we.Msg, "limit") {
+			typ = ErrorTypeLimit
+		}
+		return nil, &Error{Op: op, Type: typ, Message: err.Error()}
+	}
+	if entry != "" {
+		var computes []string
+		found := false
+		for _, ep := range m.EntryPoints {
+			if ep.Stage == "compute" {
+				computes = append(computes, ep.Name)
+				found = found || ep.Name == entry
 			}
-			if a[1] == "group" {
-				group = n
-			} else {
-				binding = n
-			}
 		}
-		if group < 0 && binding < 0 {
-			continue
+		if !found {
+			return nil, newError(op, ErrorTypeInvalidArgument, "no @compute entry point %q (the module has %s)", entry, listOrNone(computes))
 		}
-		if group != 0 {
-			return nil, newError("Compile", ErrorTypeInvalidArgument, "binding %q: only @group(0) is supported, got @group(%d)", name, group)
+	}
+	out := make([]Binding, 0, len(m.Bindings))
+	for i, b := range m.Bindings {
+		if b.Group != 0 {
+			return nil, newError(op, ErrorTypeInvalidArgument, "binding %q: @group(%d): only @group(0) is supported", b.Name, b.Group)
 		}
-		if binding < 0 {
-			return nil, newError("Compile", ErrorTypeInvalidArgument, "binding %q: missing @binding", name)
+		if b.Index != uint32(i) {
+			return nil, newError(op, ErrorTypeInvalidArgument, "binding %q: @binding(%d): bindings must be numbered 0..%d without gaps (Launch binds buffers in order)", b.Name, b.Index, len(m.Bindings)-1)
 		}
-		var bt BindingType
-		switch strings.Join(strings.Fields(strings.NewReplacer("<", " ", ">", " ", ",", " ").Replace(space)), " ") {
-		case "storage", "storage read":
-			bt = BindingStorageRead
-		case "storage read_write":
-			bt = BindingStorageReadWrite
-		case "uniform":
-			bt = BindingUniform
+		var t BindingType
+		switch b.Kind {
+		case wgsl.StorageRead:
+			t = BindingStorageRead
+		case wgsl.StorageReadWrite:
+			t = BindingStorageReadWrite
+		case wgsl.Uniform:
+			t = BindingUniform
 		default:
-			return nil, newError("Compile", ErrorTypeInvalidArgument, "binding %q: only buffer bindings (var<storage[, read|read_write]> or var<uniform>) are supported, got var%s", name, space)
+			return nil, newError(op, ErrorTypeInvalidArgument, "binding %q: unsupported kind %v", b.Name, b.Kind)
 		}
-		if seen[uint32(binding)] {
-			return nil, newError("Compile", ErrorTypeInvalidArgument, "binding %q: @binding(%d) declared twice", name, binding)
-		}
-		seen[uint32(binding)] = true
-		size, _ := wgslSize(typ)
-		out = append(out, Binding{Index: uint32(binding), Name: name, Type: bt, MinSize: size})
+		out = append(out, Binding{Index: b.Index, Name: b.Name, Type: t, WGSL: b.Type, MinSize: b.MinSize})
 	}
-	if len(out) > maxBindings {
-		return nil, newError("Compile", ErrorTypeLimit, "%d bindings, at most %d are supported", len(out), maxBindings)
-	}
-	sorted := make([]Binding, len(out))
-	for _, b := range out {
-		if int(b.Index) >= len(out) {
-			return nil, newError("Compile", ErrorTypeInvalidArgument, "bindings must be numbered 0..%d, got @binding(%d) (%s)", len(out)-1, b.Index, b.Name)
-		}
-		sorted[b.Index] = b
-	}
-	return sorted, nil
+	return out, nil
 }
 
-// wgslSize returns the size and alignment of a host-shareable WGSL type, or
-// 0, 0 when the type is not understood. A runtime-sized array counts one
-// element.
-func wgslSize(t string) (size, align uint64) {
-	t = strings.Join(strings.Fields(t), "")
-	switch t {
-	case "f32", "i32", "u32", "atomic<u32>", "atomic<i32>":
-		return 4, 4
-	case "f16":
-		return 2, 2
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
 	}
-	if n, elem, ok := vecType(t); ok {
-		s, _ := wgslSize(elem)
-		if s == 0 {
-			return 0, 0
-		}
-		switch n {
-		case 2:
-			return 2 * s, 2 * s
-		case 3:
-			return 3 * s, 4 * s
-		default:
-			return 4 * s, 4 * s
-		}
-	}
-	if strings.HasPrefix(t, "array<") && strings.HasSuffix(t, ">") {
-		inner := t[len("array<") : len(t)-1]
-		elem, count := inner, uint64(1)
-		if i := topLevelComma(inner); i >= 0 {
-			elem = inner[:i]
-			c, err := strconv.ParseUint(strings.TrimRight(inner[i+1:], "iu"), 10, 32)
-			if err != nil {
-				return 0, 0
-			}
-			count = c
-		}
-		s, a := wgslSize(elem)
-		if s == 0 {
-			return 0, 0
-		}
-		stride := (s + a - 1) / a * a
-		return count * stride, a
-	}
-	return 0, 0
-}
-
-// vecType recognizes vecN<T> and the vecNf/vecNi/vecNu/vecNh shorthands.
-func vecType(t string) (n int, elem string, ok bool) {
-	if len(t) < 5 || !strings.HasPrefix(t, "vec") || t[3] < '2' || t[3] > '4' {
-		return 0, "", false
-	}
-	n = int(t[3] - '0')
-	rest := t[4:]
-	switch rest {
-	case "f":
-		return n, "f32", true
-	case "i":
-		return n, "i32", true
-	case "u":
-		return n, "u32", true
-	case "h":
-		return n, "f16", true
-	}
-	if strings.HasPrefix(rest, "<") && strings.HasSuffix(rest, ">") {
-		return n, rest[1 : len(rest)-1], true
-	}
-	return 0, "", false
-}
-
-func topLevelComma(s string) int {
-	depth := 0
-	for i, r := range s {
-		switch r {
-		case '<':
-			depth++
-		case '>':
-			depth--
-		case ',':
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
-}
-
-// accepts checks that b can be bound at this binding: large enough and with
-// the usage its kind needs. The error names the binding, the sizes and the
-// usage.
-func (bd Binding) accepts(b *Buffer) error {
-	if b.size < bd.MinSize {
-		return fmt.Errorf("binding %d (%s): buffer of %d bytes is smaller than the %d bytes its type needs", bd.Index, bd.Name, b.size, bd.MinSize)
-	}
-	switch bd.Type {
-	case BindingUniform:
-		if b.usage&BufferUsageUniform == 0 {
-			return fmt.Errorf("binding %d (%s) is var<uniform>, but the buffer's usage %v lacks BufferUsageUniform", bd.Index, bd.Name, b.usage)
-		}
-	default:
-		if b.usage&BufferUsageStorage == 0 {
-			return fmt.Errorf("binding %d (%s) is var<storage>, but the buffer's usage %v lacks BufferUsageStorage", bd.Index, bd.Name, b.usage)
-		}
-	}
-	return nil
+	return strings.Join(names, ", ")
 }

@@ -1,24 +1,53 @@
-//go:build cgo
-
 package wgpu_test
 
 import (
 	"errors"
-	"reflect"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-func TestParseBindings(t *testing.T) {
+// addWGSLForParse is addWGSL's declarations (the cgo tests' kernels are
+// not visible without cgo).
+const addWGSLForParse = `
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> c: array<f32>;
+@compute @workgroup_size(64) fn main() {}
+`
+
+type bindingWant struct {
+	index   uint32
+	name    string
+	typ     wgpu.BindingType
+	minSize uint64
+}
+
+func manyBindings(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "@group(0) @binding(%d) var<storage, read> b%d: array<u32>;\n", i, i)
+	}
+	b.WriteString("@compute @workgroup_size(1) fn main() {}\n")
+	return b.String()
+}
+
+// TestParseKernel covers the front-end as the device uses it, including
+// each source the regex scanner misread (issue 10, defect 6).
+func TestParseKernel(t *testing.T) {
+	const main = "\n@compute @workgroup_size(1) fn main() {}"
 	tests := []struct {
 		name string
 		src  string
-		want []wgpu.Binding
+		max  uint32
+		want []bindingWant
 		err  wgpu.ErrorType
+		msg  string
 	}{
-		{name: "none", src: `@compute @workgroup_size(1) fn main() {}`, want: []wgpu.Binding{}},
-		{name: "add", src: addWGSL, want: []wgpu.Binding{
+		{name: "none", src: main},
+		{name: "add", src: addWGSLForParse, want: []bindingWant{
 			{0, "a", wgpu.BindingStorageRead, 4},
 			{1, "b", wgpu.BindingStorageRead, 4},
 			{2, "c", wgpu.BindingStorageReadWrite, 4},
@@ -26,44 +55,81 @@ func TestParseBindings(t *testing.T) {
 		{name: "order-and-spacing", src: `
 // @group(0) @binding(7) var<storage> commented: f32;
 /* @group(0) @binding(8) var<uniform> also: f32; */
+struct MyStruct { a: f32, b: vec3<f32> }
 @binding(1)   @group( 0 ) var<uniform> p : vec3<f32>;
 @group(0)@binding(0)var<storage,read_write>out:array<vec4f, 8>;
 @group(0) @binding(2) var<storage> s: MyStruct;
-var<workgroup> tile: array<f32, 64>;`, want: []wgpu.Binding{
+var<workgroup> tile: array<f32, 64>;` + main, want: []bindingWant{
 			{0, "out", wgpu.BindingStorageReadWrite, 128},
 			{1, "p", wgpu.BindingUniform, 12},
-			{2, "s", wgpu.BindingStorageRead, 0},
+			{2, "s", wgpu.BindingStorageRead, 32},
 		}},
-		{name: "atomic-array", src: `@group(0) @binding(0) var<storage, read_write> c: array<atomic<u32>, 3>;`, want: []wgpu.Binding{
-			{0, "c", wgpu.BindingStorageReadWrite, 12},
-		}},
-		{name: "vec3-stride", src: `@group(0) @binding(0) var<storage, read> v: array<vec3<f32>, 2>;`, want: []wgpu.Binding{
-			{0, "v", wgpu.BindingStorageRead, 32},
-		}},
-		{name: "gap", src: `@group(0) @binding(1) var<storage> a: f32;`, err: wgpu.ErrorTypeInvalidArgument},
-		{name: "duplicate", src: `@group(0) @binding(0) var<storage> a: f32; @group(0) @binding(0) var<storage> b: f32;`, err: wgpu.ErrorTypeInvalidArgument},
-		{name: "group-2", src: `@group(2) @binding(0) var<storage> a: f32;`, err: wgpu.ErrorTypeInvalidArgument},
-		{name: "no-binding", src: `@group(0) var<storage> a: f32;`, err: wgpu.ErrorTypeInvalidArgument},
-		{name: "sampler", src: `@group(0) @binding(0) var s: sampler;`, err: wgpu.ErrorTypeInvalidArgument},
+		{name: "block-comment-opener-inside-line-comment", src: `
+// a line comment with /* in it
+@group(0) @binding(0) var<storage, read_write> x: array<u32>;
+// and */ here` + main, want: []bindingWant{{0, "x", wgpu.BindingStorageReadWrite, 4}}},
+		{name: "nested-block-comments", src: `
+/* outer /* inner */ @group(0) @binding(1) var<storage> phantom: f32; still comment */
+@group(0) @binding(0) var<storage, read_write> x: array<u32>;` + main, want: []bindingWant{{0, "x", wgpu.BindingStorageReadWrite, 4}}},
+		{name: "hex-binding", src: `@group(0x0) @binding(0x0) var<storage, read_write> x: array<u32, 4>;` + main,
+			want: []bindingWant{{0, "x", wgpu.BindingStorageReadWrite, 16}}},
+		{name: "const-binding", src: `const B = 0u; @group(0) @binding(B) var<storage, read_write> x: u32;` + main,
+			want: []bindingWant{{0, "x", wgpu.BindingStorageReadWrite, 4}}},
+		{name: "const-array-count", src: `const N = 256u; @group(0) @binding(0) var<storage, read_write> x: array<u32, N>;` + main,
+			want: []bindingWant{{0, "x", wgpu.BindingStorageReadWrite, 1024}}},
+		{name: "alias-of-fixed-array", src: `alias Block = array<u32, 64>; @group(0) @binding(0) var<storage, read_write> x: Block;` + main,
+			want: []bindingWant{{0, "x", wgpu.BindingStorageReadWrite, 256}}},
+		{name: "struct-with-fixed-array", src: `struct S { v: array<u32, 64> } @group(0) @binding(0) var<storage, read_write> s: S;` + main,
+			want: []bindingWant{{0, "s", wgpu.BindingStorageReadWrite, 256}}},
+		{name: "runtime-array-of-structs", src: `struct P { a: vec2<f32>, b: u32 } @group(0) @binding(0) var<storage, read_write> ps: array<P>;` + main,
+			want: []bindingWant{{0, "ps", wgpu.BindingStorageReadWrite, 16}}},
+		{name: "uniform-struct", src: `struct U { n: u32, scale: f32 } @group(0) @binding(0) var<uniform> u: U;` + main,
+			want: []bindingWant{{0, "u", wgpu.BindingUniform, 8}}},
+		{name: "20-bindings", src: manyBindings(20), max: 1000, want: func() []bindingWant {
+			var w []bindingWant
+			for i := range 20 {
+				w = append(w, bindingWant{uint32(i), fmt.Sprintf("b%d", i), wgpu.BindingStorageRead, 4})
+			}
+			return w
+		}()},
+		{name: "more-than-the-device-allows", src: manyBindings(9), max: 8, err: wgpu.ErrorTypeLimit, msg: "maxBindingsPerBindGroup"},
+		{name: "atomic-array", src: `@group(0) @binding(0) var<storage, read_write> c: array<atomic<u32>, 3>;` + main,
+			want: []bindingWant{{0, "c", wgpu.BindingStorageReadWrite, 12}}},
+		{name: "vec3-stride", src: `@group(0) @binding(0) var<storage, read> v: array<vec3<f32>, 2>;` + main,
+			want: []bindingWant{{0, "v", wgpu.BindingStorageRead, 32}}},
+		{name: "empty", src: "", err: wgpu.ErrorTypeInvalidArgument, msg: "empty source"},
+		{name: "whitespace", src: " \n\t// nothing\n/* here */ ", err: wgpu.ErrorTypeInvalidArgument, msg: "empty source"},
+		{name: "deep-nesting", src: "@compute @workgroup_size(1) fn main() { var x = " + strings.Repeat("(", 10000) + "1u" + strings.Repeat(")", 10000) + "; }",
+			err: wgpu.ErrorTypeLimit, msg: "nesting depth"},
+		{name: "no-entry-point", src: `@compute @workgroup_size(1) fn other() {}`, err: wgpu.ErrorTypeInvalidArgument, msg: `no @compute entry point "main"`},
+		{name: "gap", src: `@group(0) @binding(1) var<storage> a: f32;` + main, err: wgpu.ErrorTypeInvalidArgument, msg: "without gaps"},
+		{name: "duplicate", src: `@group(0) @binding(0) var<storage> a: f32; @group(0) @binding(0) var<storage> b: f32;` + main, err: wgpu.ErrorTypeInvalidArgument},
+		{name: "group-2", src: `@group(2) @binding(0) var<storage> a: f32;` + main, err: wgpu.ErrorTypeInvalidArgument, msg: "only @group(0)"},
+		{name: "no-binding", src: `@group(0) var<storage> a: f32;` + main, err: wgpu.ErrorTypeInvalidArgument},
+		{name: "sampler", src: `@group(0) @binding(0) var s: sampler;` + main, err: wgpu.ErrorTypeInvalidArgument, msg: "only buffer bindings"},
+		{name: "undefined-type", src: `@group(0) @binding(0) var<storage> s: Missing;` + main, err: wgpu.ErrorTypeInvalidArgument},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := wgpu.ParseBindings(tc.src)
+			got, err := wgpu.ParseKernel(tc.src, "main", tc.max)
 			if tc.err != 0 {
 				var e *wgpu.Error
-				if !errors.As(err, &e) || e.Type != tc.err {
-					t.Fatalf("ParseBindings = %v, %v; want error of type %v", got, err, tc.err)
+				if !errors.As(err, &e) || e.Type != tc.err || !strings.Contains(err.Error(), tc.msg) {
+					t.Fatalf("ParseKernel = %v, %v; want an error of type %v containing %q", got, err, tc.err, tc.msg)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("ParseBindings = %v", err)
+				t.Fatalf("ParseKernel = %v", err)
 			}
-			if len(got) == 0 && len(tc.want) == 0 {
-				return
+			if len(got) != len(tc.want) {
+				t.Fatalf("ParseKernel = %+v, want %+v", got, tc.want)
 			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("ParseBindings =\n%+v\nwant\n%+v", got, tc.want)
+			for i, w := range tc.want {
+				g := got[i]
+				if g.Index != w.index || g.Name != w.name || g.Type != w.typ || g.MinSize != w.minSize {
+					t.Errorf("binding %d = {%d %s %v %d}, want %+v", i, g.Index, g.Name, g.Type, g.MinSize, w)
+				}
 			}
 		})
 	}
