@@ -101,7 +101,7 @@ type Client struct {
 	inQ    map[*gpu.Kernel]struct{} // the set of queued
 
 	stats struct {
-		executed, discarded, compiledNow, queued, batchCompiled atomic.Uint64
+		executed, discarded, compiledNow, queued, batchCompiled, failed atomic.Uint64
 	}
 }
 
@@ -184,11 +184,27 @@ func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buf
 func (c *Client) execute(k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) error {
 	bs := make([]gpu.Buffer, len(bindings))
 	copy(bs, bindings)
-	if err := c.svc.Launch(c.key.Stream, k, workgroups, bs...); err != nil {
-		return err
+	err := c.svc.Launch(c.key.Stream, k, workgroups, bs...)
+	var le *gpu.LaunchError
+	if err != nil && !errors.As(err, &le) {
+		return err // refused: nothing recorded
 	}
+	// Recorded; a LaunchError is from the batch this launch completed.
 	c.stats.executed.Add(1)
-	return nil
+	return c.observe(err)
+}
+
+// observe takes the launches of this client's stream that err reports as
+// not run off Executed and counts them in Failed. It returns err.
+func (c *Client) observe(err error) error {
+	if err == nil {
+		return nil
+	}
+	if n := uint64(gpu.FailedLaunches(err, c.key.Stream)); n > 0 {
+		c.stats.executed.Add(^(n - 1))
+		c.stats.failed.Add(n)
+	}
+	return err
 }
 
 // discardMiss handles a discarded launch of a kernel not yet compiled: out of
@@ -281,12 +297,13 @@ func (c *Client) Measure() *registry.Override {
 }
 
 // Flush submits the launches recorded on this client's stream without
-// waiting for them.
+// waiting for them. A [*gpu.LaunchError] names launches the service could
+// not run (every other one ran); [Stats] counts them as Failed.
 func (c *Client) Flush() error {
 	if c.closed.Load() {
 		return ErrClosed
 	}
-	return c.svc.Flush(c.key.Stream)
+	return c.observe(c.svc.Flush(c.key.Stream))
 }
 
 // Sync compiles the queued kernels, then flushes the stream and waits until
@@ -295,7 +312,7 @@ func (c *Client) Sync(ctx context.Context) error {
 	if err := c.CompileQueued(ctx); err != nil {
 		return err
 	}
-	return c.svc.Sync(ctx, c.key.Stream)
+	return c.observe(c.svc.Sync(ctx, c.key.Stream))
 }
 
 // Close flushes the stream's recorded launches, drops the queued compiles
@@ -313,22 +330,27 @@ func (c *Client) Close() error {
 	clear(c.inQ)
 	c.mu.Unlock()
 	if c.policy == PerClient {
-		return c.svc.CloseStream(c.key.Stream)
+		return c.observe(c.svc.CloseStream(c.key.Stream))
 	}
-	return c.svc.Flush(c.key.Stream)
+	return c.observe(c.svc.Flush(c.key.Stream))
 }
 
 // Stats counts what a client's launches did.
 type Stats struct {
-	Executed      uint64 // launches the service recorded
+	Executed      uint64 // launches that ran (recorded, and not reported failed)
 	Discarded     uint64 // launches dropped
 	CompiledNow   uint64 // dropped launches whose kernel compiled at once
 	Queued        uint64 // kernels queued for the batch compile
 	BatchCompiled uint64 // queued kernels the batch compile compiled
+	Failed        uint64 // launches recorded that the service reported as not run (see gpu.LaunchError)
 }
 
 // Stats returns the client's counts. Each count is exact, but under
-// concurrent launches the counts need not be read at one instant.
+// concurrent launches the counts need not be read at one instant. A launch
+// the service reports as not run through a call of this client (Launch,
+// Flush, Sync, Close) moves from Executed to Failed; one reported through a
+// call made elsewhere (a wgpu Buffer.Read that flushed the stream) is that
+// call's error alone.
 func (c *Client) Stats() Stats {
 	return Stats{
 		Executed:      c.stats.executed.Load(),
@@ -336,5 +358,6 @@ func (c *Client) Stats() Stats {
 		CompiledNow:   c.stats.compiledNow.Load(),
 		Queued:        c.stats.queued.Load(),
 		BatchCompiled: c.stats.batchCompiled.Load(),
+		Failed:        c.stats.failed.Load(),
 	}
 }

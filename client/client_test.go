@@ -3,6 +3,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/fake"
 	"github.com/streamgate/streamgate/registry"
 )
@@ -194,4 +196,37 @@ func TestDefaultRegistry(t *testing.T) {
 	c := client.New(fake.New())
 	assert.Same(t, registry.Default, c.Registry())
 	assert.NotEqual(t, client.SingleStream, c.Stream().Stream)
+}
+
+// failingService is the fake service whose Sync reports the stream's
+// launches number 2 and 5 as not run, as a device does when the driver
+// rejects them at submit.
+type failingService struct{ *fake.Service }
+
+func (f failingService) Sync(ctx context.Context, stream gpu.StreamID) error {
+	if err := f.Service.Sync(ctx, stream); err != nil {
+		return err
+	}
+	return &gpu.LaunchError{Stream: stream, Failed: []gpu.FailedLaunch{
+		{Seq: 2, Kernel: "a(main)", Err: errors.New("rejected")},
+		{Seq: 5, Kernel: "a(main)", Err: errors.New("rejected")},
+	}}
+}
+
+// TestStatsCountOnlyLaunchesThatRan: launches the service reports as not
+// run move from Executed to Failed; another stream's failures do not count.
+func TestStatsCountOnlyLaunchesThatRan(t *testing.T) {
+	r := registry.New()
+	c := client.New(failingService{fake.New()}, client.WithRegistry(r))
+	for range 6 {
+		require.NoError(t, c.Launch(kA, [3]uint32{1, 1, 1}))
+	}
+	err := c.Sync(context.Background())
+	var le *gpu.LaunchError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, client.Stats{Executed: 4, Failed: 2}, c.Stats())
+
+	other := &gpu.LaunchError{Stream: c.Stream().Stream + 1000, Failed: []gpu.FailedLaunch{{Seq: 1, Err: errors.New("x")}}}
+	assert.Zero(t, gpu.FailedLaunches(fmt.Errorf("wrapped: %w", other), c.Stream().Stream))
+	assert.Equal(t, 1, gpu.FailedLaunches(errors.Join(errors.New("a"), fmt.Errorf("w: %w", other)), other.Stream))
 }

@@ -288,3 +288,76 @@ func TestGPULaunchErrorsLoseNothing(t *testing.T) {
 	assert.Equal(t, uint32(5), gpuCount(t, c, buf), "the good launches around the bad ones all ran")
 	assert.Equal(t, uint64(5), c.Stats().Executed)
 }
+
+// TestIssue10GoodLaunchesSurviveABadOne: 7 good launches, one bad, 5 good,
+// for each kind of bad launch a user can make through a client: the bad
+// one's Launch fails, the GPU counter reads exactly 12 and Stats counts 12
+// executed.
+func TestIssue10GoodLaunchesSurviveABadOne(t *testing.T) {
+	const twoWGSL = `
+struct S { v: array<u32, 64> }
+@group(0) @binding(0) var<storage, read_write> count: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read_write> s: S;
+@compute @workgroup_size(1)
+fn main() {
+	atomicAdd(&count[0], 1u);
+	s.v[0] = 1u;
+}
+`
+	two := client.NewKernel("two", twoWGSL, "main")
+	d := gputest.Open(t)
+	big, err := d.NewBuffer(256, 0)
+	require.NoError(t, err)
+	t.Cleanup(big.Release)
+	small, err := d.NewBuffer(4, 0)
+	require.NoError(t, err)
+	t.Cleanup(small.Release)
+	uniform, err := d.NewBuffer(256, wgpu.BufferUsageUniform|wgpu.BufferUsageCopyDst)
+	require.NoError(t, err)
+	t.Cleanup(uniform.Release)
+	bad := map[string]func(c *client.Client, count *wgpu.Buffer) error{
+		"too-small-struct": func(c *client.Client, count *wgpu.Buffer) error {
+			return c.Launch(two, [3]uint32{1, 1, 1}, count, small)
+		},
+		"wrong-usage": func(c *client.Client, count *wgpu.Buffer) error {
+			return c.Launch(two, [3]uint32{1, 1, 1}, count, uniform)
+		},
+		"too-few-buffers": func(c *client.Client, count *wgpu.Buffer) error {
+			return c.Launch(two, [3]uint32{1, 1, 1}, count)
+		},
+		"oversized-dispatch": func(c *client.Client, count *wgpu.Buffer) error {
+			return c.Launch(two, [3]uint32{d.Limits().MaxComputeWorkgroupsPerDimension + 1, 1, 1}, count, big)
+		},
+		"nil-kernel": func(c *client.Client, count *wgpu.Buffer) error {
+			return c.Launch(nil, [3]uint32{1, 1, 1}, count, big)
+		},
+		"nil-buffer": func(c *client.Client, count *wgpu.Buffer) error {
+			return c.Launch(two, [3]uint32{1, 1, 1}, count, nil)
+		},
+		"invalid-wgsl": func(c *client.Client, count *wgpu.Buffer) error {
+			return c.Launch(client.NewKernel("broken", "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }", "main"), [3]uint32{1, 1, 1})
+		},
+		"empty-source": func(c *client.Client, count *wgpu.Buffer) error {
+			return c.Launch(client.NewKernel("empty", "", "main"), [3]uint32{1, 1, 1})
+		},
+	}
+	for name, launchBad := range bad {
+		t.Run(name, func(t *testing.T) {
+			r := registry.New()
+			c := client.New(d, client.WithRegistry(r))
+			defer c.Close()
+			count := newCounter(t, d)
+			for range 7 {
+				require.NoError(t, c.Launch(two, [3]uint32{1, 1, 1}, count, big))
+			}
+			assert.Error(t, launchBad(c, count))
+			for range 5 {
+				require.NoError(t, c.Launch(two, [3]uint32{1, 1, 1}, count, big))
+			}
+			assert.Equal(t, uint32(12), gpuCount(t, c, count))
+			st := c.Stats()
+			assert.Equal(t, uint64(12), st.Executed)
+			assert.Zero(t, st.Failed)
+		})
+	}
+}
