@@ -10,12 +10,13 @@ FUZZTIME  ?= 60s
 FUZZSMOKE_FuzzRegistry   ?= 150000x
 FUZZSMOKE_FuzzLockfree   ?= 300000x
 FUZZSMOKE_FuzzConcurrent ?= 100000x
+FUZZSMOKE_FuzzWGSL       ?= 200000x
 # Go minimizes each new interesting input for up to 60s by default, with the
 # exec count frozen meanwhile; FuzzRegistry's inputs are long enough that a
 # single minimization ate most of a run.
 FUZZMINIMIZE ?= 5s
 # The fuzz targets of ./fuzz, run one after another (go test fuzzes one at a time).
-FUZZTARGETS := FuzzRegistry FuzzLockfree FuzzConcurrent
+FUZZTARGETS := FuzzRegistry FuzzLockfree FuzzConcurrent FuzzWGSL
 BENCHTIME ?= 1s
 # Flags of streamgate bench, e.g. make bench BENCHFLAGS='-run ^Mode/ -benchtime 1s'.
 BENCHFLAGS ?=
@@ -28,7 +29,7 @@ export STREAMGATE_REQUIRE_ADAPTER ?= 1
 # Keep lavapipe quiet about a missing XDG_RUNTIME_DIR.
 export XDG_RUNTIME_DIR ?= $(shell d=$${TMPDIR:-/tmp}/streamgate-xdg-$$(id -u); mkdir -p $$d && chmod 700 $$d && echo $$d)
 
-.PHONY: all deps test lint unit fuzz-smoke bench bench-go fuzz demo clean
+.PHONY: all deps test lint unit fuzz-smoke bench bench-go fuzz soak demo clean
 
 all: test
 
@@ -71,6 +72,11 @@ fuzz:
 		echo "== fuzz $$t for $(FUZZTIME)"; \
 		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) || exit 1; \
 	done
+
+# The full soak of cancelled waits (issue 10): 200,000 Syncs cancelled
+# mid-wait; make test runs 20,000.
+soak: deps
+	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run 'Cancelled' ./wgpu
 
 # The warm-up pass, then the real run; a second run finds the tune cache.
 # Flags go in DEMOFLAGS, e.g. make demo DEMOFLAGS='-m 512 -steps 5'.

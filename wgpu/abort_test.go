@@ -45,6 +45,21 @@ var abortCases = map[string]struct {
 		src := "@compute @workgroup_size(1) fn main() { let x = 1u" + strings.Repeat(" + 1u", 20000) + "; }"
 		return d.Compile(context.Background(), gpu.NewKernel("binary", src, "main"))
 	}, "expression longer than the limit"},
+	// wgpu-native panics (and aborts) converting a source that is not UTF-8;
+	// found by FuzzWGSL.
+	"invalid-utf8-source": {func(d *wgpu.Device) error {
+		src := "// a /* in a line c\xe8\x03ment\n@group(0) @binding(0) var<storage, read_write> x: array<u32>;\n@compute @workgroup_size(1) fn main() { x[0] = 1u; }"
+		return d.Compile(context.Background(), gpu.NewKernel("utf8", src, "main"))
+	}, "not valid UTF-8"},
+	"nul-in-source": {func(d *wgpu.Device) error {
+		src := "@compute @workgroup_size(1) fn main() {}\x00 garbage the C string would hide"
+		return d.Compile(context.Background(), gpu.NewKernel("nul", src, "main"))
+	}, "NUL byte"},
+	// The same conversion applies to labels: a kernel's name is cleaned.
+	"invalid-utf8-name": {func(d *wgpu.Device) error {
+		err := d.Compile(context.Background(), gpu.NewKernel("bad\xe8\x03name\x00", incWGSL, "main"))
+		return fmt.Errorf("compiled: %v", err)
+	}, "compiled: <nil>"},
 	// A destroyed buffer used in a submit aborts wgpu-native: buffers are
 	// only ever released, and a released one is refused.
 	"released-buffer": {func(d *wgpu.Device) error {

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -105,7 +106,7 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 	if d.closed.Load() {
 		return nil, closedError("Compile")
 	}
-	np := &pipeline{done: make(chan struct{}), name: k.String()}
+	np := &pipeline{done: make(chan struct{}), name: label(k.String())}
 	p, loaded := d.pipelines.LoadOrStore(key, np)
 	if !loaded {
 		d.build(np, k)
@@ -168,7 +169,7 @@ func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 	var module *gowgpu.ShaderModule
 	err = d.scoped("Compile", func() (err error) {
 		module, err = d.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{
-			Label:          k.Name(),
+			Label:          label(k.Name()),
 			WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: k.Source()},
 		})
 		return err
@@ -199,7 +200,7 @@ func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 		}
 	}
 	err = d.scoped("Compile", func() (err error) {
-		p.bgl, err = d.dev.CreateBindGroupLayout(&gowgpu.BindGroupLayoutDescriptor{Label: k.Name(), Entries: entries})
+		p.bgl, err = d.dev.CreateBindGroupLayout(&gowgpu.BindGroupLayoutDescriptor{Label: label(k.Name()), Entries: entries})
 		return err
 	})
 	if err != nil {
@@ -207,7 +208,7 @@ func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 	}
 	err = d.scoped("Compile", func() (err error) {
 		p.layout, err = d.dev.CreatePipelineLayout(&gowgpu.PipelineLayoutDescriptor{
-			Label:            k.Name(),
+			Label:            label(k.Name()),
 			BindGroupLayouts: []*gowgpu.BindGroupLayout{p.bgl},
 		})
 		return err
@@ -217,13 +218,19 @@ func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 	}
 	err = d.scoped("Compile", func() (err error) {
 		p.pipe, err = d.dev.CreateComputePipeline(&gowgpu.ComputePipelineDescriptor{
-			Label:   k.Name(),
+			Label:   label(k.Name()),
 			Layout:  p.layout,
 			Compute: gowgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: k.Entry()},
 		})
 		return err
 	})
 	return withKernel(err)
+}
+
+// label is a kernel's name as a driver label: valid UTF-8 without NULs (the
+// driver panics on invalid UTF-8 and C would cut the name at a NUL).
+func label(name string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(name, "\uFFFD"), "\x00", "\uFFFD")
 }
 
 // pause backs off a polling loop: yields first, then sleeps up to 1ms.

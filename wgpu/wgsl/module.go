@@ -3,6 +3,8 @@ package wgsl
 import (
 	"fmt"
 	"sort"
+	"strings"
+	"unicode/utf8"
 )
 
 // BindingKind is how a module declares a buffer binding.
@@ -92,6 +94,23 @@ func Parse(source string, lim Limits) (*Module, error) {
 	lim = lim.withDefaults()
 	if len(source) > lim.MaxSourceBytes {
 		return nil, &Error{Line: 1, Column: 1, Msg: fmt.Sprintf("source is %d bytes, more than the limit of %d", len(source), lim.MaxSourceBytes)}
+	}
+	// WGSL source is UTF-8 text (the compiler panics, aborting the
+	// process, on anything else), and a NUL would cut the C string the
+	// compiler receives short of what this front-end checked.
+	if !utf8.ValidString(source) {
+		off := 0
+		for off < len(source) {
+			r, n := utf8.DecodeRuneInString(source[off:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			off += n
+		}
+		return nil, errorAt(source, off, "source is not valid UTF-8 (byte %#02x)", source[off])
+	}
+	if i := strings.IndexByte(source, 0); i >= 0 {
+		return nil, errorAt(source, i, "source contains a NUL byte")
 	}
 	toks, err := tokenize(source, lim)
 	if err != nil {
