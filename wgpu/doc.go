@@ -1,9 +1,9 @@
 // Package wgpu is streamgate's WebGPU service: it wraps go-webgpu (cgo over a
-// static wgpu-native) into a [Device] that the client package drives through
-// its Service interface.
+// static wgpu-native) into a [Device] that implements gpu.Service, the
+// contract the client package drives.
 //
 // A [Device] owns one WebGPU instance, adapter, device and queue. Kernels
-// (client.Kernel: WGSL source and entry point) are compiled once per device
+// (gpu.Kernel: WGSL source and entry point) are compiled once per device
 // into compute pipelines with explicit layouts and cached by content.
 // Launches are recorded per logical stream (gpu.StreamID) into that
 // stream's pending command encoder, many dispatches in one compute pass, and
@@ -11,17 +11,33 @@
 // or upload of a buffer the stream's pending work uses, and on
 // [Device.Flush] and [Device.Sync].
 //
+// # Nothing aborts, nothing good is lost
+//
+// Before the shader compiler sees a source, the WGSL front-end in package
+// wgpu/wgsl (pure Go) checks it: an empty source, invalid UTF-8, deep
+// nesting and very long expressions — inputs that crash wgpu-native — are
+// refused with an [*Error] naming the line and column. The front-end also
+// lays out every buffer binding's type by WGSL's memory layout rules, so
+// [Device.Launch] refuses a buffer too small for its binding, or without
+// the usage its binding's kind needs, naming the kernel, the binding and
+// both sizes. Should the driver still reject a submitted batch, the stream
+// replays it in halves: every good launch runs exactly once and the call
+// that submitted returns a *gpu.LaunchError naming the rejected launches
+// by their sequence numbers on the stream.
+//
 // Every WebGPU validation failure comes back as a [*Error] carrying the
 // operation and the driver's message (for invalid WGSL, naga's diagnostic).
-// The package never lets a misuse reach the wgpu-native calls that abort the
-// process: released buffers cannot be bound, command buffers are submitted
-// exactly once, and timestamp query sets are only created on devices with the
-// feature.
+// The package never lets a misuse reach the wgpu-native calls that abort
+// the process: released buffers cannot be bound, command buffers are
+// submitted exactly once, timestamp query sets are only created on devices
+// with the feature, and nil kernels and buffers are errors. A Sync or Read
+// whose context ends while it waits keeps nothing once the driver reports
+// the work done.
 //
 // # Limitations
 //
-// Kernels bind buffers only, in @group(0), numbered @binding(0..n-1), declared
-// as var<storage, read>, var<storage, read_write> or var<uniform>; the
-// bindings are read from the WGSL source with a small parser (see
-// [ParseBindings]). Override constants are not supported.
+// Kernels bind buffers only, in @group(0), numbered @binding(0..n-1), up to
+// the device's maxBindingsPerBindGroup, declared as var<storage, read>,
+// var<storage, read_write> or var<uniform> (see [ParseKernel]). Override
+// constants are not supported.
 package wgpu
