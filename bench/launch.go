@@ -52,6 +52,11 @@ type LaunchEnv struct {
 	raw    *rawwgpu.Device // written once
 	buf    *wgpu.Buffer    // written once
 	kernel *gpu.Kernel     // written once; compiled on dev
+
+	// The kernel's variants (rawwgpu.VariantSuffix), compiled on dev, each
+	// with a buffer of its own: variants[0] is kernel, bufs[0] is buf.
+	variants [rawwgpu.Variants]*gpu.Kernel
+	bufs     [rawwgpu.Variants]*wgpu.Buffer
 }
 
 // OpenLaunchEnv opens the default adapter twice, through wgpu and by hand.
@@ -66,12 +71,16 @@ func OpenLaunchEnv() (_ *LaunchEnv, err error) {
 	if e.dev, err = wgpu.Open(wgpu.Options{}); err != nil {
 		return nil, err
 	}
-	if e.buf, err = e.dev.NewBuffer(bufferSize, 0); err != nil {
-		return nil, err
+	for i := range rawwgpu.Variants {
+		e.variants[i] = gpu.NewKernel(fmt.Sprintf("inc%d", i), LaunchWGSL+rawwgpu.VariantSuffix(i), "main")
+		if e.bufs[i], err = e.dev.NewBuffer(bufferSize, 0); err != nil {
+			return nil, err
+		}
+		if err = e.dev.Compile(context.Background(), e.variants[i]); err != nil {
+			return nil, err
+		}
 	}
-	if err = e.dev.Compile(context.Background(), e.kernel); err != nil {
-		return nil, err
-	}
+	e.kernel, e.buf = e.variants[0], e.bufs[0]
 	if e.raw, err = rawwgpu.Open(LaunchWGSL, bufferSize); err != nil {
 		return nil, err
 	}
@@ -110,11 +119,16 @@ var (
 //     (impl=raw-submit-each, what users write by hand) and every dispatch in
 //     one pass and one submit (impl=raw-one-pass, the binding's floor, the
 //     baseline). dispatches/s is the throughput (issue 4).
-//   - ExecutedLaunch: the CPU cost of recording one executed launch, the
-//     same three ways but submit-each; every recordChunk launches the
-//     stream is synced with the timer stopped, so ns/op leaves out the
-//     submit and the GPU's run, which are the same work for all three
-//     (issue 5: client overhead over raw go-webgpu). The dispatches are of
+//   - ExecutedLaunch: the CPU cost of one executed launch, through a
+//     client, through the device and by hand into one pass (the baseline):
+//     recordChunk launches and then the flush that encodes them (the client
+//     and the device record launches Go-side and encode a batch into
+//     wgpu-native in one cgo crossing at flush; by hand, the pass is ended
+//     and finished), all timed; only the submit's wait and the GPU's run
+//     are left out, with the timer stopped. kernels=1 launches one kernel;
+//     kernels=3 alternates three kernels with a buffer each, so the
+//     pipeline and the bind group change on every launch (by hand: set on
+//     every call). The dispatches are of
 //     0 workgroups: recorded and validated like any other, by every layer
 //     down to wgpu-native, but near free to run, so that the untimed syncs
 //     do not take 100 times the timed part (lavapipe runs a one-workgroup
@@ -150,11 +164,17 @@ func LaunchSuite(e *LaunchEnv) []Case {
 			loop("raw-one-pass", e.loopRaw((*rawwgpu.Device).OnePass, w)),
 		)
 	}
-	cs = append(cs, []Case{
-		{Thing: "ExecutedLaunch", Impl: "client", Baseline: "raw-one-pass", F: e.executedClient},
-		{Thing: "ExecutedLaunch", Impl: "device", Baseline: "raw-one-pass", F: e.executedDevice},
-		{Thing: "ExecutedLaunch", Impl: "raw-one-pass", Baseline: "raw-one-pass", F: e.executedRaw},
-	}...)
+	for _, alt := range []int{1, rawwgpu.Variants} {
+		exec := func(impl string, f func(*testing.B, int)) Case {
+			return Case{Thing: "ExecutedLaunch", Impl: impl, Key: "kernels", Value: strconv.Itoa(alt), Baseline: "raw-one-pass",
+				F: func(b *testing.B) { f(b, alt) }}
+		}
+		cs = append(cs,
+			exec("client", e.executedClient),
+			exec("device", e.executedDevice),
+			exec("raw-one-pass", e.executedRaw),
+		)
+	}
 	for _, k := range []int{0, 1} {
 		cs = append(cs, Case{Thing: "DiscardedLaunch", Impl: "client-wgpu", Key: "k", Value: strconv.Itoa(k),
 			F: func(b *testing.B) { e.discarded(b, k) }})
@@ -241,18 +261,21 @@ func (e *LaunchEnv) loopRaw(run func(r *rawwgpu.Device, n int, wg [3]uint32) err
 
 // recordChunks calls launch b.N times, calling sync with the timer stopped
 // after every recordChunk launches and at the end.
-func recordChunks(b *testing.B, begin func() error, launch func() error, sync func() error) {
+func recordChunks(b *testing.B, begin, launch func(i int) error, flush, sync func() error) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for n := b.N; n > 0; {
 		m := min(n, recordChunk)
-		if err := begin(); err != nil {
+		if err := begin(0); err != nil {
 			fatalf(b, "%v", err)
 		}
-		for range m {
-			if err := launch(); err != nil {
+		for i := range m {
+			if err := launch(i); err != nil {
 				fatalf(b, "launch: %v", err)
 			}
+		}
+		if err := flush(); err != nil {
+			fatalf(b, "flush: %v", err)
 		}
 		n -= m
 		b.StopTimer()
@@ -265,34 +288,43 @@ func recordChunks(b *testing.B, begin func() error, launch func() error, sync fu
 	reportRate(b, float64(b.N), "launches/s")
 }
 
-func (e *LaunchEnv) executedClient(b *testing.B) {
+func noop(int) error { return nil }
+
+// executedClient records launches through a client; with alternate > 1 it
+// cycles through that many kernels, each with its own buffer.
+func (e *LaunchEnv) executedClient(b *testing.B, alternate int) {
 	c := e.newClient(registry.ProcessExecute)
 	defer c.Close()
 	ctx := context.Background()
-	recordChunks(b,
-		func() error { return nil },
-		func() error { return c.Launch(e.kernel, none, e.buf) },
+	recordChunks(b, noop,
+		func(i int) error { v := i % alternate; return c.Launch(e.variants[v], none, e.bufs[v]) },
+		c.Flush,
 		func() error { return c.Sync(ctx) })
 	if got := c.Stats().Executed; got != uint64(b.N) {
 		fatalf(b, "executed %d launches, want %d", got, b.N)
 	}
 }
 
-func (e *LaunchEnv) executedDevice(b *testing.B) {
+func (e *LaunchEnv) executedDevice(b *testing.B, alternate int) {
 	id := gpu.NewStreamID()
 	ctx := context.Background()
-	recordChunks(b,
-		func() error { return nil },
-		func() error { return e.dev.Launch(id, e.kernel, none, e.buf) },
+	recordChunks(b, noop,
+		func(i int) error { v := i % alternate; return e.dev.Launch(id, e.variants[v], none, e.bufs[v]) },
+		func() error { return e.dev.Flush(id) },
 		func() error { return e.dev.Sync(ctx, id) })
 }
 
-func (e *LaunchEnv) executedRaw(b *testing.B) {
+func (e *LaunchEnv) executedRaw(b *testing.B, alternate int) {
 	var p *rawwgpu.Pass
+	launch := func(int) error { p.Dispatch(0, 0, 0); return nil }
+	if alternate > 1 {
+		launch = func(i int) error { p.DispatchVariant(i%alternate, 0, 0, 0); return nil }
+	}
 	recordChunks(b,
-		func() (err error) { p, err = e.raw.BeginPass(); return err },
-		func() error { p.Dispatch(0, 0, 0); return nil },
-		func() error { return p.Submit() })
+		func(int) (err error) { p, err = e.raw.BeginPass(); return err },
+		launch,
+		func() error { return p.SubmitNoWait() },
+		func() error { e.raw.Wait(); return nil })
 }
 
 func (e *LaunchEnv) discarded(b *testing.B, k int) {

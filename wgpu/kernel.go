@@ -28,6 +28,7 @@ type pipeline struct {
 	bgl      *gowgpu.BindGroupLayout
 	layout   *gowgpu.PipelineLayout
 	pipe     *gowgpu.ComputePipeline
+	ref      uintptr // written once, before done closes: pipe's C handle
 }
 
 func (p *pipeline) release() {
@@ -224,7 +225,11 @@ func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 		})
 		return err
 	})
-	return withKernel(err)
+	if err != nil {
+		return withKernel(err)
+	}
+	p.ref = pipelineRef(p.pipe)
+	return nil
 }
 
 // label is a kernel's name as a driver label: valid UTF-8 without NULs (the

@@ -47,6 +47,12 @@ extern void wgpuDeviceSetUncapturedErrorCallback(void *device, sgErrorCallback c
 extern void wgpuBufferMapAsync(void *buffer, uint32_t mode, size_t offset, size_t size, sgStatusCallback callback, void *userdata);
 extern void const *wgpuBufferGetConstMappedRange(void *buffer, size_t offset, size_t size);
 extern void wgpuQueueOnSubmittedWorkDone(void *queue, sgStatusCallback callback, void *userdata);
+extern void *wgpuCommandEncoderBeginComputePass(void *encoder, void const *descriptor);
+extern void wgpuComputePassEncoderSetPipeline(void *pass, void *pipeline);
+extern void wgpuComputePassEncoderSetBindGroup(void *pass, uint32_t groupIndex, void *group, size_t dynamicOffsetCount, uint32_t const *dynamicOffsets);
+extern void wgpuComputePassEncoderDispatchWorkgroups(void *pass, uint32_t x, uint32_t y, uint32_t z);
+extern void wgpuComputePassEncoderEnd(void *pass);
+extern void wgpuComputePassEncoderRelease(void *pass);
 
 // sgScope receives the error of a popped scope; msg is malloc'd.
 typedef struct sgScope { uint32_t type; char *msg; } sgScope;
@@ -114,6 +120,37 @@ static void sg_queue_on_done(uintptr_t queue, int32_t *status) {
 	wgpuQueueOnSubmittedWorkDone((void *)queue, sg_status_cb, status);
 }
 
+// sgLaunch is one recorded dispatch: the pipeline and bind group handles
+// and the workgroup counts. Go builds arrays of it (no Go pointers inside).
+typedef struct sgLaunch {
+	uintptr_t pipeline, bindGroup;
+	uint32_t x, y, z, pad;
+} sgLaunch;
+
+// sg_encode_pass records n launches into one compute pass of encoder, in
+// one crossing, inside a validation error scope whose error lands in scope.
+static void sg_encode_pass(uintptr_t device, uintptr_t encoder, sgLaunch const *ls, size_t n, sgScope *scope) {
+	wgpuDevicePushErrorScope((void *)device, 0);
+	void *pass = wgpuCommandEncoderBeginComputePass((void *)encoder, NULL);
+	if (pass != NULL) {
+		uintptr_t p = 0, bg = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (ls[i].pipeline != p) {
+				p = ls[i].pipeline;
+				wgpuComputePassEncoderSetPipeline(pass, (void *)p);
+			}
+			if (ls[i].bindGroup != bg) {
+				bg = ls[i].bindGroup;
+				wgpuComputePassEncoderSetBindGroup(pass, 0, (void *)bg, 0, NULL);
+			}
+			wgpuComputePassEncoderDispatchWorkgroups(pass, ls[i].x, ls[i].y, ls[i].z);
+		}
+		wgpuComputePassEncoderEnd(pass);
+		wgpuComputePassEncoderRelease(pass);
+	}
+	wgpuDevicePopErrorScope((void *)device, sg_scope_cb, scope);
+}
+
 static uint64_t sg_uncaptured_count;
 
 static void sg_uncaptured_cb(uint32_t type, char const *message, void *userdata) {
@@ -150,6 +187,18 @@ func deviceRef(p *gowgpu.Device) C.uintptr_t {
 
 func bufferRef(p *gowgpu.Buffer) C.uintptr_t {
 	return C.uintptr_t(uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(p))[1]))
+}
+
+func encoderRef(p *gowgpu.CommandEncoder) C.uintptr_t {
+	return C.uintptr_t(uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(p))[1]))
+}
+
+func pipelineRef(p *gowgpu.ComputePipeline) uintptr {
+	return uintptr(*(*unsafe.Pointer)(unsafe.Pointer(p)))
+}
+
+func bindGroupRef(p *gowgpu.BindGroup) uintptr {
+	return uintptr(*(*unsafe.Pointer)(unsafe.Pointer(p)))
 }
 
 func queueRef(p *gowgpu.Queue) C.uintptr_t {
@@ -227,11 +276,26 @@ func (s statusWord) abandon() { C.sg_status_abandon(s.p) }
 // freed, in the process.
 func liveStatusWords() int64 { return int64(C.sg_status_live()) }
 
-// mapRead starts mapping buf (size bytes) for reading. It must be called with
-// the device's scope mutex held. The returned error is the scope's.
-func mapRead(dev *gowgpu.Device, buf *gowgpu.Buffer, size uint64, st statusWord) (typ ErrorType, msg string, failed bool) {
+// nativeLaunch is C's sgLaunch: one recorded dispatch by handle.
+type nativeLaunch struct {
+	pipeline, bindGroup uintptr
+	x, y, z, _          uint32
+}
+
+// encodePass records ls into one compute pass of enc, in one cgo crossing,
+// and returns the error the pass raised, if any. It must be called with the
+// device's scope mutex held.
+func encodePass(dev *gowgpu.Device, enc *gowgpu.CommandEncoder, ls []nativeLaunch) (typ ErrorType, msg string, failed bool) {
+	if len(ls) == 0 {
+		return 0, "", false
+	}
 	var scope C.sgScope
-	C.sg_buffer_map_read(deviceRef(dev), bufferRef(buf), C.size_t(size), st.p, &scope)
+	C.sg_encode_pass(deviceRef(dev), encoderRef(enc), (*C.sgLaunch)(unsafe.Pointer(&ls[0])), C.size_t(len(ls)), &scope)
+	return scopeError(&scope)
+}
+
+// scopeError converts a popped scope's error.
+func scopeError(scope *C.sgScope) (typ ErrorType, msg string, failed bool) {
 	if scope._type == 0 {
 		return 0, "", false
 	}
@@ -246,6 +310,14 @@ func mapRead(dev *gowgpu.Device, buf *gowgpu.Buffer, size uint64, st statusWord)
 		typ = ErrorTypeValidation
 	}
 	return typ, msg, true
+}
+
+// mapRead starts mapping buf (size bytes) for reading. It must be called with
+// the device's scope mutex held. The returned error is the scope's.
+func mapRead(dev *gowgpu.Device, buf *gowgpu.Buffer, size uint64, st statusWord) (typ ErrorType, msg string, failed bool) {
+	var scope C.sgScope
+	C.sg_buffer_map_read(deviceRef(dev), bufferRef(buf), C.size_t(size), st.p, &scope)
+	return scopeError(&scope)
 }
 
 // copyMapped copies the mapped range of buf into dst.

@@ -21,6 +21,9 @@ func TestNativeRefs(t *testing.T) {
 		{reflect.TypeOf(gowgpu.Device{}), 0},
 		{reflect.TypeOf(gowgpu.Buffer{}), 1},
 		{reflect.TypeOf(gowgpu.Queue{}), 1},
+		{reflect.TypeOf(gowgpu.CommandEncoder{}), 1},
+		{reflect.TypeOf(gowgpu.ComputePipeline{}), 0},
+		{reflect.TypeOf(gowgpu.BindGroup{}), 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.typ.Name(), func(t *testing.T) {

@@ -31,6 +31,7 @@ type bgKey struct {
 type bindGroup struct {
 	key     bgKey             // written once
 	bg      *gowgpu.BindGroup // written once
+	ref     uintptr           // written once: bg's C handle
 	buffers []*Buffer         // written once: the n buffers bound
 }
 
@@ -43,27 +44,30 @@ type launchRec struct {
 	seq uint64
 }
 
-// stream is one logical stream's pending work: a command encoder with an
-// open compute pass, recorded into by Launch and submitted by flushLocked.
-// All fields are guarded by mu. An encoder is finished and its command
-// buffer submitted exactly once, in flushLocked, after which both are
-// released and the fields cleared: no command buffer can be submitted twice.
+// stream is one logical stream's pending work. Launch only appends to a
+// Go-side command list (batch, and native, its C-side twin); the list is
+// encoded into the stream's command encoder in one cgo crossing
+// (encodeLocked) when the batch is flushed, or before anything else is
+// written to the encoder (TimeStream's timestamps). All fields are guarded
+// by mu. An encoder is finished and its command buffer submitted exactly
+// once, in flushLocked, after which both are released and the fields
+// cleared: no command buffer can be submitted twice.
 type stream struct {
 	d  *Device
 	id gpu.StreamID
 
 	mu        sync.Mutex
-	enc       *gowgpu.CommandEncoder     // nil when nothing is pending
-	pass      *gowgpu.ComputePassEncoder // open pass on enc, or nil
-	batch     []launchRec                // launches recorded on enc, in order
-	seq       uint64                     // launches accepted on this stream
-	used      map[*bindGroup]struct{}    // bind groups set on enc
-	curPipe   *pipeline                  // pipeline set on pass
-	curBG     *bindGroup                 // bind group set on pass
-	lastKey   bgKey                      // key of the last launch's bind group
-	lastBG    *bindGroup                 // its bind group (may be released: check buffers first)
-	submitted bool                       // something was submitted on this stream
-	closed    bool                       // CloseStream removed it from d.streams: use a fresh one
+	enc       *gowgpu.CommandEncoder  // nil until something is encoded
+	batch     []launchRec             // launches since the last flush, in order
+	native    []nativeLaunch          // batch by handle, for the encoder
+	encoded   int                     // batch[:encoded] is in enc
+	encErr    error                   // encoding into enc failed: the flush isolates
+	seq       uint64                  // launches accepted on this stream
+	used      map[*bindGroup]struct{} // bind groups the batch uses
+	lastKey   bgKey                   // key of the last launch's bind group
+	lastBG    *bindGroup              // its bind group (may be released: check buffers first)
+	submitted bool                    // something was submitted on this stream
+	closed    bool                    // CloseStream removed it from d.streams: use a fresh one
 }
 
 // stream returns the stream id's state, creating it on first use.
@@ -191,37 +195,27 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 		}
 		s.lastKey, s.lastBG = key, bg
 	}
-	if err := s.openPassLocked(op); err != nil {
-		return err
-	}
-	s.recordLocked(p, bg)
-	s.pass.DispatchWorkgroups(workgroups[0], workgroups[1], workgroups[2])
+	s.useLocked(bg)
 	s.seq++
 	s.batch = append(s.batch, launchRec{p: p, bg: bg, wg: workgroups, seq: s.seq})
+	s.native = append(s.native, nativeLaunch{pipeline: p.ref, bindGroup: bg.ref, x: workgroups[0], y: workgroups[1], z: workgroups[2]})
 	if len(s.batch) >= d.maxBatch {
 		return s.flushLocked(op)
 	}
 	return nil
 }
 
-// recordLocked sets p and bg on the open pass where they are not already,
-// and marks bg's buffers as used by the stream.
-func (s *stream) recordLocked(p *pipeline, bg *bindGroup) {
-	if s.curPipe != p {
-		s.pass.SetPipeline(p.pipe)
-		s.curPipe = p
+// useLocked marks bg's buffers as used by the stream's batch, so that an
+// upload, read-back or release of one of them flushes the stream first.
+func (s *stream) useLocked(bg *bindGroup) {
+	if _, ok := s.used[bg]; ok {
+		return
 	}
-	if s.curBG != bg {
-		if _, ok := s.used[bg]; !ok {
-			s.used[bg] = struct{}{}
-			for _, b := range bg.buffers {
-				b.mu.Lock()
-				b.users[s] = struct{}{}
-				b.mu.Unlock()
-			}
-		}
-		s.pass.SetBindGroup(0, bg.bg, nil)
-		s.curBG = bg
+	s.used[bg] = struct{}{}
+	for _, b := range bg.buffers {
+		b.mu.Lock()
+		b.users[s] = struct{}{}
+		b.mu.Unlock()
 	}
 }
 
@@ -275,7 +269,7 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup,
 		nbg.Release()
 		return old, nil
 	}
-	bg = &bindGroup{key: key, bg: nbg, buffers: append([]*Buffer(nil), bufs...)}
+	bg = &bindGroup{key: key, bg: nbg, ref: bindGroupRef(nbg), buffers: append([]*Buffer(nil), bufs...)}
 	d.bindGroups[key] = bg
 	for _, b := range bg.buffers {
 		if len(b.bindGroups) == 0 || b.bindGroups[len(b.bindGroups)-1] != bg {
@@ -283,20 +277,6 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup,
 		}
 	}
 	return bg, nil
-}
-
-// openPassLocked makes sure the stream has an encoder with an open compute
-// pass.
-func (s *stream) openPassLocked(op string) error {
-	if s.pass != nil {
-		return nil
-	}
-	if err := s.openEncoderLocked(op); err != nil {
-		return err
-	}
-	s.pass = s.enc.BeginComputePass(nil)
-	s.curPipe, s.curBG = nil, nil
-	return nil
 }
 
 // openEncoderLocked makes sure the stream has an encoder.
@@ -310,28 +290,43 @@ func (s *stream) openEncoderLocked(op string) error {
 	})
 }
 
-// endPassLocked ends the open pass, if any, keeping the encoder.
-func (s *stream) endPassLocked(op string) error {
-	if s.pass == nil {
-		return nil
+// encodeLocked encodes the launches recorded since the last encode into
+// the encoder, as one compute pass, in one cgo crossing. An error (the
+// driver rejected something in the pass) is kept for flushLocked, which
+// then replays the batch without the bad launches.
+func (s *stream) encodeLocked(op string) error {
+	if s.encoded == len(s.batch) {
+		return s.encErr
 	}
-	err := s.d.scoped(op, s.pass.End)
-	s.pass.Release()
-	s.pass = nil
-	s.curPipe, s.curBG = nil, nil
-	return err
+	if err := s.openEncoderLocked(op); err != nil {
+		return err
+	}
+	d := s.d
+	d.scopeMu.Lock()
+	typ, msg, failed := encodePass(d.dev, s.enc, s.native[s.encoded:])
+	d.scopeMu.Unlock()
+	s.encoded = len(s.batch)
+	if failed && s.encErr == nil {
+		s.encErr = &Error{Op: op, Type: typ, Message: msg}
+	}
+	return s.encErr
 }
 
-// flushLocked ends the pass, finishes the encoder and submits its command
-// buffer once. When the driver rejects the batch (nothing of it ran), it
-// replays the batch without the launches the driver rejects, so every good
-// launch runs exactly once, and returns a [*gpu.LaunchError] naming the
-// rejected ones. Either way the stream is left with nothing pending.
+// flushLocked encodes what is pending, finishes the encoder and submits
+// its command buffer once. When the driver rejects the batch (nothing of
+// it ran), it replays the batch without the launches the driver rejects,
+// so every good launch runs exactly once, and returns a [*gpu.LaunchError]
+// naming the rejected ones. Either way the stream is left with nothing
+// pending.
 func (s *stream) flushLocked(op string) error {
-	if s.enc == nil {
+	if s.enc == nil && len(s.batch) == 0 {
 		return nil
 	}
-	err := s.endPassLocked(op)
+	err := s.encodeLocked(op)
+	if s.enc == nil { // no encoder could be made: err says why
+		s.clearUsedLocked()
+		return err
+	}
 	var cmd *gowgpu.CommandBuffer
 	ferr := s.d.scoped(op, func() (err error) {
 		cmd, err = s.enc.Finish(nil)
@@ -361,27 +356,28 @@ func (s *stream) flushLocked(op string) error {
 // order, and each launch rejected on its own is reported.
 func (s *stream) isolateLocked(op string, err error) error {
 	le := &gpu.LaunchError{Stream: s.id}
-	var split func(part []launchRec, known error)
-	split = func(part []launchRec, known error) {
-		if len(part) == 0 {
+	var split func(lo, hi int, known error)
+	split = func(lo, hi int, known error) {
+		if lo == hi {
 			return
 		}
 		err := known
 		if err == nil {
-			err = s.submitPartLocked(op, part)
+			err = s.submitPartLocked(op, s.native[lo:hi])
 		}
 		if err == nil {
 			return
 		}
-		if len(part) == 1 {
-			le.Failed = append(le.Failed, gpu.FailedLaunch{Seq: part[0].seq, Kernel: part[0].p.name, Err: err})
+		if hi-lo == 1 {
+			r := s.batch[lo]
+			le.Failed = append(le.Failed, gpu.FailedLaunch{Seq: r.seq, Kernel: r.p.name, Err: err})
 			return
 		}
-		h := len(part) / 2
-		split(part[:h], nil)
-		split(part[h:], nil)
+		mid := lo + (hi-lo)/2
+		split(lo, mid, nil)
+		split(mid, hi, nil)
 	}
-	split(s.batch, err)
+	split(0, len(s.batch), err)
 	if len(le.Failed) == 0 {
 		// The batch failed, yet every part of it passed on replay: the
 		// failure was not a launch's (the good launches ran once).
@@ -390,40 +386,24 @@ func (s *stream) isolateLocked(op string, err error) error {
 	return le
 }
 
-// submitPartLocked records part into a fresh encoder and submits it, or
+// submitPartLocked encodes part into a fresh encoder and submits it, or
 // returns the driver's error and submits nothing.
-func (s *stream) submitPartLocked(op string, part []launchRec) error {
+func (s *stream) submitPartLocked(op string, part []nativeLaunch) error {
 	d := s.d
 	return d.submitOnce(op, func(enc *gowgpu.CommandEncoder) error {
-		pass := enc.BeginComputePass(nil)
-		var curP *pipeline
-		var curBG *bindGroup
-		for _, r := range part {
-			if r.p != curP {
-				pass.SetPipeline(r.p.pipe)
-				curP = r.p
-			}
-			if r.bg != curBG {
-				pass.SetBindGroup(0, r.bg.bg, nil)
-				curBG = r.bg
-			}
-			pass.DispatchWorkgroups(r.wg[0], r.wg[1], r.wg[2])
+		d.scopeMu.Lock()
+		typ, msg, failed := encodePass(d.dev, enc, part)
+		d.scopeMu.Unlock()
+		if failed {
+			return &Error{Op: op, Type: typ, Message: msg}
 		}
-		err := d.scoped(op, pass.End)
-		pass.Release()
-		if err == nil {
-			s.submitted = true
-		}
-		return err
+		s.submitted = true
+		return nil
 	})
 }
 
 // discardLocked drops the pending work without submitting it.
 func (s *stream) discardLocked() {
-	if s.pass != nil {
-		s.pass.Release()
-		s.pass = nil
-	}
 	if s.enc != nil {
 		s.enc.Release()
 		s.enc = nil
@@ -444,7 +424,8 @@ func (s *stream) clearUsedLocked() {
 	}
 	clear(s.batch)
 	s.batch = s.batch[:0]
-	s.curPipe, s.curBG = nil, nil
+	s.native = s.native[:0]
+	s.encoded, s.encErr = 0, nil
 }
 
 // Flush submits the stream's recorded launches without waiting. An error is

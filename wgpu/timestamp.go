@@ -71,7 +71,7 @@ func (d *Device) timeStart(op string, id gpu.StreamID) (qs *gowgpu.QuerySet, res
 	}
 	s := d.lockStream(id)
 	defer s.mu.Unlock()
-	err = s.endPassLocked(op)
+	err = s.encodeLocked(op)
 	if err == nil {
 		err = s.openEncoderLocked(op)
 	}
@@ -96,7 +96,7 @@ func (d *Device) timeEnd(op string, id gpu.StreamID, qs *gowgpu.QuerySet, resolv
 	defer leave()
 	s := d.lockStream(id)
 	defer s.mu.Unlock()
-	err = s.endPassLocked(op)
+	err = s.encodeLocked(op)
 	if err == nil {
 		err = s.openEncoderLocked(op)
 	}

@@ -20,6 +20,24 @@ type Device struct {
 	queue   *gowgpu.Queue
 	pipe    *gowgpu.ComputePipeline
 	bg      *gowgpu.BindGroup
+
+	// Variants of the kernel (the source plus VariantSuffix(i)), each with
+	// a buffer of its own: pipes[0] and bgs[0] are pipe and bg.
+	pipes [Variants]*gowgpu.ComputePipeline
+	bgs   [Variants]*gowgpu.BindGroup
+}
+
+// Variants is how many variants of its kernel a Device builds, for loops
+// that alternate kernels.
+const Variants = 3
+
+// VariantSuffix is appended to the kernel's source to make variant i: a
+// different shader module with the same bindings.
+func VariantSuffix(i int) string {
+	if i == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\n// variant %d\n", i)
 }
 
 // Open opens the first adapter and builds wgsl's entry "main", with an
@@ -39,11 +57,6 @@ func Open(wgsl string, size uint64) (r *Device, err error) {
 		return nil, err
 	}
 	r.queue = r.dev.GetQueue()
-	mod, err := r.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: wgsl}})
-	if err != nil {
-		return nil, err
-	}
-	defer mod.Release()
 	bgl, err := r.dev.CreateBindGroupLayout(&gowgpu.BindGroupLayoutDescriptor{Entries: []gowgpu.BindGroupLayoutEntry{{
 		Binding: 0, Visibility: gowgpu.ShaderStage_Compute,
 		Buffer: gowgpu.BufferBindingLayout{Type: gowgpu.BufferBindingType_Storage},
@@ -57,21 +70,31 @@ func Open(wgsl string, size uint64) (r *Device, err error) {
 		return nil, err
 	}
 	defer pl.Release()
-	if r.pipe, err = r.dev.CreateComputePipeline(&gowgpu.ComputePipelineDescriptor{
-		Layout: pl, Compute: gowgpu.ProgrammableStageDescriptor{Module: mod, EntryPoint: "main"},
-	}); err != nil {
-		return nil, err
+	for i := range Variants {
+		mod, err := r.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: wgsl + VariantSuffix(i)}})
+		if err != nil {
+			return nil, err
+		}
+		r.pipes[i], err = r.dev.CreateComputePipeline(&gowgpu.ComputePipelineDescriptor{
+			Layout: pl, Compute: gowgpu.ProgrammableStageDescriptor{Module: mod, EntryPoint: "main"},
+		})
+		mod.Release()
+		if err != nil {
+			return nil, err
+		}
+		buf, err := r.dev.CreateBuffer(&gowgpu.BufferDescriptor{Size: size, Usage: gowgpu.BufferUsage_Storage})
+		if err != nil {
+			return nil, err
+		}
+		r.bgs[i], err = r.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Layout: bgl, Entries: []gowgpu.BindGroupEntry{{
+			Binding: 0, Buffer: buf, Size: size,
+		}}})
+		buf.Release() // the bind group keeps it alive
+		if err != nil {
+			return nil, err
+		}
 	}
-	buf, err := r.dev.CreateBuffer(&gowgpu.BufferDescriptor{Size: size, Usage: gowgpu.BufferUsage_Storage})
-	if err != nil {
-		return nil, err
-	}
-	defer buf.Release() // the bind group keeps it alive
-	if r.bg, err = r.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Layout: bgl, Entries: []gowgpu.BindGroupEntry{{
-		Binding: 0, Buffer: buf, Size: size,
-	}}}); err != nil {
-		return nil, err
-	}
+	r.pipe, r.bg = r.pipes[0], r.bgs[0]
 	return r, nil
 }
 
@@ -144,6 +167,36 @@ func (r *Device) BeginPass() (*Pass, error) {
 // Dispatch records one dispatch of x×y×z workgroups.
 func (p *Pass) Dispatch(x, y, z uint32) { p.pass.DispatchWorkgroups(x, y, z) }
 
+// DispatchVariant sets variant i's pipeline and bind group, then records
+// one dispatch: what a loop that alternates kernels does per call.
+func (p *Pass) DispatchVariant(i int, x, y, z uint32) {
+	p.pass.SetPipeline(p.r.pipes[i])
+	p.pass.SetBindGroup(0, p.r.bgs[i], nil)
+	p.pass.DispatchWorkgroups(x, y, z)
+}
+
+// SubmitNoWait ends the pass and submits its command buffer without
+// waiting; [Device.Wait] waits. It releases the pass and the encoder either
+// way.
+func (p *Pass) SubmitNoWait() error {
+	defer p.enc.Release()
+	err := p.pass.End()
+	p.pass.Release()
+	if err != nil {
+		return err
+	}
+	cmd, err := p.enc.Finish(nil)
+	if err != nil {
+		return err
+	}
+	p.r.queue.Submit(cmd)
+	cmd.Release()
+	return nil
+}
+
+// Wait waits until the GPU has run everything submitted.
+func (r *Device) Wait() { r.dev.Poll(true, nil) }
+
 // Submit ends the pass, submits its command buffer and waits for the GPU.
 // It releases the pass and the encoder either way.
 func (p *Pass) Submit() error {
@@ -168,11 +221,13 @@ func (r *Device) Release() {
 	if r.dev != nil {
 		r.dev.Poll(true, nil)
 	}
-	if r.bg != nil {
-		r.bg.Release()
-	}
-	if r.pipe != nil {
-		r.pipe.Release()
+	for i := range Variants {
+		if r.bgs[i] != nil {
+			r.bgs[i].Release()
+		}
+		if r.pipes[i] != nil {
+			r.pipes[i].Release()
+		}
 	}
 	if r.queue != nil {
 		r.queue.Release()

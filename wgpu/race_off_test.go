@@ -1,0 +1,5 @@
+//go:build !race
+
+package wgpu_test
+
+const raceEnabled = false

@@ -1,0 +1,7 @@
+//go:build race
+
+package wgpu_test
+
+// raceEnabled: the race detector is on (its shadow memory makes RSS
+// meaningless for the soak).
+const raceEnabled = true
