@@ -37,13 +37,25 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 `, iters)
 }
 
-// gpuCandidate launches its kernel once per sample on the tuner's client.
-func gpuCandidate(name string, k *client.Kernel, buf *wgpu.Buffer, runs *atomic.Int64) tune.Candidate {
-	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client) error {
+// gpuCandidate launches its kernel once per run on the tuner's client, on
+// the buffer it is given.
+func gpuCandidate(name string, k *client.Kernel, runs *atomic.Int64) tune.Candidate {
+	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client, in []client.Buffer) error {
 		if runs != nil {
 			runs.Add(1)
 		}
-		return c.Launch(k, [3]uint32{1, 1, 1}, buf)
+		return c.Launch(k, [3]uint32{1, 1, 1}, in...)
+	}}
+}
+
+// loopOp is the op of key over cands, measured on a fresh 64-float buffer of d.
+func loopOp(d *wgpu.Device, key string, cands ...tune.Candidate) tune.Op {
+	return tune.Op{Key: key, Candidates: cands, NewInputs: func(context.Context) ([]client.Buffer, func(), error) {
+		buf, err := d.NewBuffer(64*4, 0)
+		if err != nil {
+			return nil, nil, err
+		}
+		return []client.Buffer{buf}, buf.Release, nil
 	}}
 }
 
@@ -73,21 +85,21 @@ func setupGPU(t *testing.T) gpuSetup {
 }
 
 func TestGPUCheapWins(t *testing.T) {
-	for _, timing := range []string{tune.TimingGPU, tune.TimingWall} {
-		t.Run(timing, func(t *testing.T) {
+	for _, timing := range []tune.Timing{tune.TimingGPU, tune.TimingWall} {
+		t.Run(timing.String(), func(t *testing.T) {
 			g := setupGPU(t)
 			if timing == tune.TimingGPU && !g.d.HasTimestamps() {
 				t.Skip("adapter has no timestamp queries") // lavapipe has them
 			}
-			tu := tune.New(g.c, tune.WithTiming(timing), tune.WithProgress(nil))
+			tu := tune.New(g.c, tune.WithTiming(timing))
 			assert.Equal(t, timing, tu.Timing())
 			broken := client.NewKernel("broken", "@compute @workgroup_size(1) fn main() { undefined_fn(); }", "main")
-			cands := []tune.Candidate{
-				gpuCandidate("dear", g.dear, g.buf, nil),
-				gpuCandidate("broken", broken, g.buf, nil),
-				gpuCandidate("cheap", g.cheap, g.buf, nil),
-			}
-			got, res, err := tu.Pick(context.Background(), "loop", cands)
+			op := loopOp(g.d, "loop",
+				gpuCandidate("dear", g.dear, nil),
+				gpuCandidate("broken", broken, nil),
+				gpuCandidate("cheap", g.cheap, nil),
+			)
+			got, res, err := tu.Pick(context.Background(), op)
 			require.NoError(t, err)
 			t.Log("\n" + res.Table())
 			assert.Equal(t, "cheap", got.Name, "10x less work wins")
@@ -102,18 +114,18 @@ func TestGPUCheapWins(t *testing.T) {
 }
 
 func TestGPUCacheHitLaunchesNothing(t *testing.T) {
-	cache, warn := tune.OpenCache(filepath.Join(t.TempDir(), "tune.db"))
-	require.NoError(t, warn)
+	cache, err := tune.OpenCache(filepath.Join(t.TempDir(), "tune.db"))
+	require.NoError(t, err)
 	defer cache.Close()
 	g := setupGPU(t)
-	cands := []tune.Candidate{gpuCandidate("dear", g.dear, g.buf, nil), gpuCandidate("cheap", g.cheap, g.buf, nil)}
-	_, res, err := tune.New(g.c, tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "loop", cands)
+	op := loopOp(g.d, "loop", gpuCandidate("dear", g.dear, nil), gpuCandidate("cheap", g.cheap, nil))
+	_, res, err := tune.New(g.c, tune.WithCache(cache)).Pick(context.Background(), op)
 	require.NoError(t, err)
 	require.False(t, res.Cached)
 	t.Log("\n" + res.Table())
 
 	c2 := g.c.Fork()
-	got, res, err := tune.New(c2, tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "loop", cands)
+	got, res, err := tune.New(c2, tune.WithCache(cache)).Pick(context.Background(), op)
 	require.NoError(t, err)
 	assert.True(t, res.Cached)
 	assert.Equal(t, "cheap", got.Name)
@@ -122,15 +134,15 @@ func TestGPUCacheHitLaunchesNothing(t *testing.T) {
 
 func TestGPUConcurrentSameKey(t *testing.T) {
 	g := setupGPU(t)
-	tu := tune.New(g.c, tune.WithProgress(nil))
+	tu := tune.New(g.c)
 	var runs atomic.Int64
-	cands := []tune.Candidate{gpuCandidate("dear", g.dear, g.buf, &runs), gpuCandidate("cheap", g.cheap, g.buf, &runs)}
+	op := loopOp(g.d, "loop", gpuCandidate("dear", g.dear, &runs), gpuCandidate("cheap", g.cheap, &runs))
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got, _, err := tu.Pick(context.Background(), "loop", cands)
+			got, _, err := tu.Pick(context.Background(), op)
 			assert.NoError(t, err)
 			assert.Equal(t, "cheap", got.Name)
 		}()
@@ -147,21 +159,16 @@ func TestGPUCrossProcessCache(t *testing.T) {
 }
 
 func init() {
-	childServices["gpu"] = func() (client.Service, []tune.Candidate, func(), error) {
+	childServices["gpu"] = func() (client.Service, tune.Op, func(), error) {
 		d, err := wgpu.Open(wgpu.Options{})
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, tune.Op{}, nil, err
 		}
-		buf, err := d.NewBuffer(64*4, 0)
-		if err != nil {
-			d.Close()
-			return nil, nil, nil, err
-		}
-		cands := []tune.Candidate{
-			gpuCandidate("dear", client.NewKernel("dear", loopWGSL(1000000), "main"), buf, nil),
-			gpuCandidate("fast", client.NewKernel("cheap", loopWGSL(2000), "main"), buf, nil),
-		}
-		return d, cands, func() { buf.Release(); d.Close() }, nil
+		op := loopOp(d, "k",
+			gpuCandidate("dear", client.NewKernel("dear", loopWGSL(1000000), "main"), nil),
+			gpuCandidate("fast", client.NewKernel("cheap", loopWGSL(2000), "main"), nil),
+		)
+		return d, op, func() { d.Close() }, nil
 	}
 }
 
