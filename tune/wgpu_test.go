@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -170,6 +171,87 @@ func init() {
 		)
 		return d, op, func() { d.Close() }, nil
 	}
+}
+
+// saxpyWGSL updates y in place: y += 2·x, one invocation per element.
+func saxpyWGSL(wg int) string {
+	return fmt.Sprintf(`
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+
+@compute @workgroup_size(%d)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+	y[id.x] = y[id.x] + 2.0 * x[id.x];
+}
+`, wg)
+}
+
+// TestIssue12_GPUInPlaceKernelUpdatedOnce: an in-place kernel (y += a·x)
+// tuned then run on the real device leaves y updated exactly once: the
+// measurements ran on buffers NewInputs made. Before, y was updated by
+// every measurement too (about 25 times). Defect 1.
+func TestIssue12_GPUInPlaceKernelUpdatedOnce(t *testing.T) {
+	d := gputest.Open(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	c := client.New(d, client.WithRegistry(registry.New())) // ProcessExecute: the real run runs
+	defer c.Close()
+	const n = 1024
+	xs, ys := make([]float32, n), make([]float32, n)
+	for i := range xs {
+		xs[i], ys[i] = float32(i), float32(1000+i)
+	}
+	x, err := d.NewBuffer(4*n, 0)
+	require.NoError(t, err)
+	defer x.Release()
+	y, err := d.NewBuffer(4*n, 0)
+	require.NoError(t, err)
+	defer y.Release()
+	require.NoError(t, x.WriteFloat32(xs))
+	require.NoError(t, y.WriteFloat32(ys))
+
+	var measured, real atomic.Int64
+	cand := func(wg int) tune.Candidate {
+		k := client.NewKernel(fmt.Sprintf("saxpy-%d", wg), saxpyWGSL(wg), "main")
+		return tune.Candidate{Name: fmt.Sprintf("wg%d", wg), Run: func(ctx context.Context, c *client.Client, in []client.Buffer) error {
+			if in[1] == client.Buffer(y) {
+				real.Add(1)
+			} else {
+				measured.Add(1)
+			}
+			return c.Launch(k, [3]uint32{uint32(n / wg), 1, 1}, in...)
+		}}
+	}
+	op := tune.Op{
+		Key:        "saxpy/1024",
+		Candidates: []tune.Candidate{cand(64), cand(256)},
+		NewInputs: func(context.Context) ([]client.Buffer, func(), error) {
+			fx, err := d.NewBuffer(4*n, 0)
+			if err != nil {
+				return nil, nil, err
+			}
+			fy, err := d.NewBuffer(4*n, 0)
+			if err != nil {
+				fx.Release()
+				return nil, nil, err
+			}
+			return []client.Buffer{fx, fy}, func() { fx.Release(); fy.Release() }, nil
+		},
+	}
+	res, err := tune.New(c).Run(ctx, op, x, y)
+	require.NoError(t, err)
+	t.Log("\n" + res.Table())
+	require.NoError(t, c.Sync(ctx))
+	got, err := y.ReadFloat32(ctx)
+	require.NoError(t, err)
+	for i := range got {
+		if want := ys[i] + 2*xs[i]; got[i] != want {
+			t.Fatalf("y[%d] = %v, want %v (y0 + 2x, once); %d measurement runs, %d real", i, got[i], want, measured.Load(), real.Load())
+		}
+	}
+	assert.Equal(t, int64(1), real.Load(), "one real run")
+	assert.GreaterOrEqual(t, measured.Load(), int64(2*(tune.MinSamples+2)), "the measurements ran, elsewhere")
+	t.Logf("y updated once by the real run (%s); %d measurement runs on fresh buffers", res.Ran, measured.Load())
 }
 
 func TestMain(m *testing.M) { gputest.Main(func() int { return testMain(m) }) }
