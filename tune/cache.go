@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -176,30 +177,24 @@ func initSQLite(ctx context.Context, db *sql.DB, cfg cacheConfig) error {
 	return nil
 }
 
-// identity reads the file's application_id, user_version and tables.
+// identity reads the file's application_id, user_version and tables in
+// one statement, so from one snapshot: read apart, they could straddle
+// another process's commit of a new schema.
 func identity(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
 }) (appID, version int, tables []string, err error) {
-	if err := q.QueryRowContext(ctx, `PRAGMA application_id`).Scan(&appID); err != nil {
-		return 0, 0, nil, err
-	}
-	if err := q.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&version); err != nil {
-		return 0, 0, nil, err
-	}
-	rows, err := q.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+	var names sql.NullString
+	err = q.QueryRowContext(ctx, `SELECT
+		(SELECT application_id FROM pragma_application_id),
+		(SELECT user_version FROM pragma_user_version),
+		(SELECT group_concat(name, char(0)) FROM (SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name))`).Scan(&appID, &version, &names)
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var name string
-		if err := rows.Scan(&name); err != nil {
-			return 0, 0, nil, err
-		}
-		tables = append(tables, name)
+	if names.Valid && names.String != "" {
+		tables = strings.Split(names.String, "\x00")
 	}
-	return appID, version, tables, rows.Err()
+	return appID, version, tables, nil
 }
 
 // checkIdentity refuses, before anything is written, a database that is

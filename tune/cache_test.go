@@ -104,11 +104,21 @@ func TestOpenCacheEmptyFileIsNew(t *testing.T) {
 }
 
 // The 4-process test: children of this test binary each open one fresh
-// cache file and store into it, all at once.
+// cache file and store into it, all at once; again on another fresh file
+// each round, since the race is at a file's first opens.
 const (
 	procs        = 4
 	opensPerProc = 50
+	roundGap     = 500 * time.Millisecond // between the rounds' common start times
 )
+
+// opensRounds is how many fresh files the 4-process test uses.
+func opensRounds() int {
+	if testing.Short() {
+		return 2
+	}
+	return 8
+}
 
 type opensReport struct {
 	Opens, Fallbacks, StoreErrors int
@@ -118,18 +128,21 @@ type opensReport struct {
 }
 
 // TestIssue12_ConcurrentOpensLoseNothing: 4 processes, started together,
-// each open one fresh file 50 times and store an entry after each open.
-// No open fails for a transient lock (none would fall back to memory), and
-// every entry is in the file afterwards. Defect 5.
+// each open one fresh file 50 times and store an entry after each open, in
+// each of several rounds (a fresh file a round). No open fails for a
+// transient lock (none would fall back to memory), and every entry is in
+// its file afterwards. Defect 5.
 func TestIssue12_ConcurrentOpensLoseNothing(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "cache", "tune.db")
+	dir := filepath.Join(t.TempDir(), "cache")
+	rounds := opensRounds()
 	start := time.Now().Add(2 * time.Second) // all children are running by then
 	cmds := make([]*exec.Cmd, procs)
 	outs := make([]strings.Builder, procs)
 	for i := range cmds {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(),
-			"STREAMGATE_TUNE_OPENS="+path,
+			"STREAMGATE_TUNE_OPENS="+dir,
+			"STREAMGATE_TUNE_OPENS_ROUNDS="+strconv.Itoa(rounds),
 			"STREAMGATE_TUNE_OPENS_ID="+strconv.Itoa(i),
 			"STREAMGATE_TUNE_OPENS_START="+strconv.FormatInt(start.UnixNano(), 10))
 		cmd.Stdout = &outs[i]
@@ -158,26 +171,34 @@ func TestIssue12_ConcurrentOpensLoseNothing(t *testing.T) {
 		total.StoreErrors += rep.StoreErrors
 		total.Retries += rep.Retries
 	}
-	c, err := tune.OpenCache(path)
-	require.NoError(t, err)
-	defer c.Close()
-	present := map[tune.CacheKey]bool{}
-	require.NoError(t, c.Range(func(k tune.CacheKey, e tune.Entry) bool { present[k] = true; return true }))
-	missing := 0
-	for p := range procs {
-		for j := range opensPerProc {
-			if !present[opensKey(p, j)] {
-				missing++
+	missing, present := 0, 0
+	for r := range rounds {
+		c, err := tune.OpenCache(opensPath(dir, r))
+		require.NoError(t, err)
+		keys := map[tune.CacheKey]bool{}
+		require.NoError(t, c.Range(func(k tune.CacheKey, e tune.Entry) bool { keys[k] = true; return true }))
+		require.NoError(t, c.Close())
+		for p := range procs {
+			for j := range opensPerProc {
+				if !keys[opensKey(p, j)] {
+					missing++
+				}
 			}
 		}
+		present += len(keys)
 	}
-	t.Logf("%d processes × %d opens+stores on one fresh file: %d opens, %d fell back to memory, %d store errors, %d lock retries at open; %d of %d entries present",
-		procs, opensPerProc, total.Opens, total.Fallbacks, total.StoreErrors, total.Retries, len(present), procs*opensPerProc)
-	assert.Equal(t, procs*opensPerProc, total.Opens)
+	want := rounds * procs * opensPerProc
+	t.Logf("%d processes × %d opens+stores on one fresh file, %d rounds: %d opens, %d fell back to memory, %d store errors, %d lock retries at open; %d of %d entries present",
+		procs, opensPerProc, rounds, total.Opens, total.Fallbacks, total.StoreErrors, total.Retries, present, want)
+	assert.Equal(t, want, total.Opens)
 	assert.Zero(t, total.Fallbacks, "no open fell back to memory")
 	assert.Zero(t, total.StoreErrors)
 	assert.Zero(t, missing, "every entry is present")
-	assert.Len(t, present, procs*opensPerProc)
+	assert.Equal(t, want, present)
+}
+
+func opensPath(dir string, round int) string {
+	return filepath.Join(dir, fmt.Sprintf("tune-%d.db", round))
 }
 
 func opensKey(proc, i int) tune.CacheKey {
@@ -185,13 +206,27 @@ func opensKey(proc, i int) tune.CacheKey {
 }
 
 // opensChild is a child of TestIssue12_ConcurrentOpensLoseNothing.
-func opensChild(path string) int {
+func opensChild(dir string) int {
 	id, _ := strconv.Atoi(os.Getenv("STREAMGATE_TUNE_OPENS_ID"))
+	rounds, _ := strconv.Atoi(os.Getenv("STREAMGATE_TUNE_OPENS_ROUNDS"))
 	ns, _ := strconv.ParseInt(os.Getenv("STREAMGATE_TUNE_OPENS_START"), 10, 64)
-	time.Sleep(time.Until(time.Unix(0, ns)))
 	var rep opensReport
 	t0 := time.Now()
 	retries0 := tune.OpenRetries()
+	for r := range rounds {
+		time.Sleep(time.Until(time.Unix(0, ns).Add(time.Duration(r) * roundGap)))
+		opens(&rep, opensPath(dir, r), id)
+	}
+	rep.Elapsed = time.Since(t0)
+	rep.Retries = tune.OpenRetries() - retries0
+	if err := json.NewEncoder(os.Stdout).Encode(rep); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// opens opens path opensPerProc times, storing an entry after each open.
+func opens(rep *opensReport, path string, id int) {
 	for i := range opensPerProc {
 		rep.Opens++
 		c, err := tune.OpenCache(path)
@@ -208,10 +243,4 @@ func opensChild(path string) int {
 			rep.Errors = append(rep.Errors, "close: "+err.Error())
 		}
 	}
-	rep.Elapsed = time.Since(t0)
-	rep.Retries = tune.OpenRetries() - retries0
-	if err := json.NewEncoder(os.Stdout).Encode(rep); err != nil {
-		return 1
-	}
-	return 0
 }
