@@ -38,7 +38,7 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 		"tune once: export there, import on the others.")
 	cachePath := cacheFlag(fs)
 	out := fs.String("o", "-", `output file; "-" is standard output`)
-	device := fs.String("device", "", "export only the entries of this adapter identity (see streamgate info)")
+	device := fs.String("device", "", "export only the entries of this adapter identity (the \"device\" field of a line)")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		fail := func(err error) int {
 			fmt.Fprintf(stderr, "streamgate tune export: %v\n", err)
