@@ -18,7 +18,7 @@
 // # Failures
 //
 // A candidate that returns an error or panics is marked failed in the
-// [Result] (a panic as a [*PanicError] with its value and stack); the others
+// [Result] (a panic as a [PanicError] with its value and stack); the others
 // are still measured. [Tuner.Run] falls back to the next best when the
 // winner fails, by error or by panic. A key's in-flight state is always
 // cleared, and every goroutine waiting for it gets an answer.

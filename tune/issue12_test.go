@@ -344,3 +344,23 @@ func TestTimingAndStatusStrings(t *testing.T) {
 	}
 	assert.True(t, strings.HasPrefix(tune.Status(99).String(), "Status("))
 }
+
+// TestIssue12_CallbackPanicClearsFlight: a panic outside the candidates
+// (here the progress callback) reaches the caller, and the key is still
+// not left in flight: the next Pick measures it.
+func TestIssue12_CallbackPanicClearsFlight(t *testing.T) {
+	_, c := setup(t)
+	var armed atomic.Bool
+	armed.Store(true)
+	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(func(tune.Progress) {
+		if armed.Load() {
+			panic("progress")
+		}
+	}))
+	op := pure("k", sleeper("a", 0, nil), sleeper("b", time.Millisecond, nil))
+	assert.PanicsWithValue(t, "progress", func() { _, _, _ = tu.Pick(deadline(t), op) })
+	armed.Store(false)
+	got, _, err := tu.Pick(deadline(t), op)
+	require.NoError(t, err, "the key was not left in flight")
+	assert.Equal(t, "a", got.Name)
+}

@@ -1,8 +1,8 @@
 package tune
 
-// Lock order: Tuner.measure (a token, held while measuring) before
-// Tuner.mu. Tuner.mu is never held while a candidate, a cache or a
-// callback runs.
+// Lock order: Tuner.measuring (a token, held while measuring; a call chain
+// nested in a measurement holds it through its context) before Tuner.mu.
+// Tuner.mu is never held while a candidate, a cache or a callback runs.
 
 import (
 	"context"
@@ -37,7 +37,8 @@ type Candidate struct {
 }
 
 // Op is one tunable operation: a key, the candidates that compete for it,
-// and what the measurements may run them on.
+// and what the measurements may run them on. The tuner only reads an Op:
+// one may be shared by goroutines.
 //
 // Measurements run the candidates many times. They run on buffers from
 // NewInputs when it is set; else, when Pure is set, on the caller's
