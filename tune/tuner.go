@@ -350,6 +350,7 @@ func (t *Tuner) fly(ctx context.Context, op Op, in []client.Buffer, f *flight, h
 		case <-ctx.Done():
 			t.mu.Lock()
 			claimed := f.claimed
+			f.claimed = true // no chain takes it over now: it is finished here
 			t.mu.Unlock()
 			if claimed {
 				return nil, nil, true // its claimer finishes it
