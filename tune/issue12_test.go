@@ -185,15 +185,24 @@ func TestIssue12_RunFallsBackOnPanic(t *testing.T) {
 }
 
 // TestIssue12_NestedTuning: a candidate of one key runs another undecided
-// key through the same tuner; both are decided, before the deadline.
-// Defect 4.
+// key through the same tuner; both are decided, before the deadline. Defect 4.
+// Meanwhile another goroutine asks for the inner key from outside: it
+// registers the key and waits for the token the outer tune holds, so the
+// nested call must measure the key itself rather than wait for that
+// goroutine, which waits for it.
 func TestIssue12_NestedTuning(t *testing.T) {
 	_, c := setup(t)
 	tu := tune.New(c, tune.WithDevice("test"))
 	inner := pure("inner", sleeper("i-slow", time.Millisecond, nil), sleeper("i-fast", 0, nil))
 	var innerErrs atomic.Int64
+	entered := make(chan struct{})
+	var once sync.Once
 	outerCand := func(name string, d time.Duration) tune.Candidate {
 		return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client, in []client.Buffer) error {
+			once.Do(func() {
+				close(entered)
+				time.Sleep(100 * time.Millisecond) // the outside Pick registers the inner key
+			})
 			if _, err := tu.Run(ctx, inner, in...); err != nil {
 				innerErrs.Add(1)
 				return err
@@ -204,26 +213,25 @@ func TestIssue12_NestedTuning(t *testing.T) {
 	}
 	outer := pure("outer", outerCand("o-slow", 2*time.Millisecond), outerCand("o-fast", 0))
 
-	// Meanwhile another goroutine asks for the inner key from outside:
-	// it waits for the outer tune's token, and must not wedge it.
 	ctx := deadline(t)
-	var wg sync.WaitGroup
-	wg.Add(1)
+	type outcome struct {
+		res *tune.Result
+		err error
+	}
+	outerDone := make(chan outcome, 1)
 	go func() {
-		defer wg.Done()
-		got, _, err := tu.Pick(ctx, inner)
-		assert.NoError(t, err)
-		assert.Equal(t, "i-fast", got.Name)
+		res, err := tu.Run(ctx, outer)
+		outerDone <- outcome{res, err}
 	}()
-	res, err := tu.Run(ctx, outer)
-	require.NoError(t, err)
-	assert.Equal(t, "o-fast", res.Ran)
-	assert.Zero(t, innerErrs.Load())
-	wg.Wait()
-	require.NoError(t, ctx.Err(), "finished before the deadline")
-	got, _, err := tu.Pick(ctx, inner)
+	<-entered
+	got, _, err := tu.Pick(ctx, inner) // from outside the outer tune
 	require.NoError(t, err)
 	assert.Equal(t, "i-fast", got.Name)
+	o := <-outerDone
+	require.NoError(t, o.err)
+	assert.Equal(t, "o-fast", o.res.Ran)
+	assert.Zero(t, innerErrs.Load())
+	require.NoError(t, ctx.Err(), "finished before the deadline")
 }
 
 // TestIssue12_Cycle: a candidate that needs its own key's decision,
