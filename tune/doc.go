@@ -1,12 +1,35 @@
 // Package tune is streamgate's autotuner: it picks the fastest of several
 // candidate kernels for a key (an operation and an input shape class) by
 // measuring them, and remembers the winner in a persistent cache so later
-// runs — and later processes — pay only a map read.
+// runs — and later processes — pay only a map read. Measurements never
+// touch the caller's data unless the caller says they may: an [Op] gives
+// either NewInputs, which makes fresh buffers for the measurements to run
+// on (the real run then uses the caller's buffers, exactly once), or
+// Pure, which declares that running the candidates on the caller's buffers
+// is harmless; with neither, [Tuner.Pick] and [Tuner.Run] refuse it
+// ([ErrUnsafeOp]). Candidates take their buffers as an argument rather than
+// capturing them.
 //
 // Autotune is why stream modes exist. While the process discards
 // (registry.ProcessCompileAndAutotune: a warm-up pass), a [Tuner] measures
 // each candidate's launches under a [client.Client.Measure] override, so they
 // execute while every other launch of the process is discarded.
+//
+// # Failures
+//
+// A candidate that returns an error or panics is marked failed in the
+// [Result] (a panic as a [PanicError] with its value and stack); the others
+// are still measured. [Tuner.Run] falls back to the next best when the
+// winner fails, by error or by panic. A key's in-flight state is always
+// cleared, and every goroutine waiting for it gets an answer.
+//
+// # Nested tuning
+//
+// A candidate may Pick or Run another key, passing on the context it was
+// given: the tuner tracks the keys being tuned by a call chain in that
+// context, tunes the nested key inside the first, and returns [ErrCycle]
+// when a key's candidate needs that key's own decision, directly or
+// through others. Every wait ends when its context does.
 //
 // # Sampling
 //
@@ -34,4 +57,12 @@
 // When the service can time a stream's work with GPU timestamp queries
 // ([GPUTimer]), samples are GPU time; otherwise wall-clock time around a
 // sync. Each [Result] says which was used.
+//
+// # Cache
+//
+// [OpenCache] opens an SQLite file that several processes may share; it
+// refuses any file that is not a streamgate tune cache rather than
+// overwrite it. Entries are keyed by [CacheKey] (adapter identity, key,
+// candidate names). [Export] and [Import] move entries between machines as
+// versioned JSON lines, so identical machines tune once.
 package tune

@@ -1,51 +1,73 @@
 package tune
 
+// Lock order: Tuner.measuring (a token, held while measuring; a call chain
+// nested in a measurement holds it through its context) before Tuner.mu.
+// Tuner.mu is never held while a candidate, a cache or a callback runs.
+
 import (
-	"cmp"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/registry"
-)
-
-// Sampling limits; see the package documentation.
-const (
-	MinSamples      = 3    // kept samples per candidate, at least
-	MaxSamples      = 10   // kept samples per candidate, at most
-	PruneRatio      = 1.5  // drop a candidate whose best is worse than this times the leader's
-	StopImprovement = 0.02 // stop once a round improves no survivor's best by more
-)
-
-// Timing methods, as a [Result] reports them.
-const (
-	TimingGPU  = "gpu"  // GPU timestamp queries around the candidate's passes
-	TimingWall = "wall" // wall clock around a sync
 )
 
 // Candidate is one variant of an operation: a kernel with a workgroup size or
 // tiling of its own, say.
 type Candidate struct {
-	// Name identifies the candidate within its key; names must be unique.
+	// Name identifies the candidate within its op; names must be unique.
 	Name string
-	// Run issues one sample's work — the candidate's launches for one
-	// problem — through c. It must launch through c (not another client) so
-	// a measurement's override governs its launches.
-	Run func(ctx context.Context, c *client.Client) error
+	// Run issues one run's work — the candidate's launches for one
+	// problem — through c, on the buffers in: the caller's own in a real
+	// run ([Tuner.Run]), buffers made by [Op.NewInputs] in a measurement.
+	// It must launch through c (not another client) so a measurement's
+	// override governs its launches, must take the buffers it writes from
+	// in (not capture the caller's), and must pass ctx to any Pick or Run it
+	// calls (nested tuning).
+	Run func(ctx context.Context, c *client.Client, in []gpu.Buffer) error
 }
+
+// Op is one tunable operation: a key, the candidates that compete for it,
+// and what the measurements may run them on. The tuner only reads an Op:
+// one may be shared by goroutines.
+//
+// Measurements run the candidates many times. They run on buffers from
+// NewInputs when it is set; else, when Pure is set, on the caller's
+// buffers; with neither, Pick and Run refuse the op ([ErrUnsafeOp]) rather
+// than run candidates on the caller's data.
+type Op struct {
+	// Key names the operation and its shape class, e.g. "matmul/256x256x256".
+	Key string
+	// Candidates are the variants, in the caller's order.
+	Candidates []Candidate
+	// NewInputs returns fresh buffers shaped like the real inputs, for the
+	// measurements to read and overwrite, and a function that releases them
+	// (nil if none is needed). It is called once per tune, never on a
+	// decided key.
+	NewInputs func(ctx context.Context) (in []gpu.Buffer, release func(), err error)
+	// Pure declares that running the candidates on the caller's buffers is
+	// harmless: a run's result does not depend on how many runs came before
+	// (no in-place update such as y += a·x). Measurements then run on the
+	// buffers given to Pick or Run. NewInputs, when set, is used instead.
+	Pure bool
+}
+
+// ErrUnsafeOp is returned for an [Op] with neither NewInputs nor Pure.
+var ErrUnsafeOp = errors.New("op has neither NewInputs nor Pure: its measurements would run the candidates on the caller's data")
+
+// ErrCycle is returned when a candidate's run needs, directly or through
+// other keys, the decision its own tune is making.
+var ErrCycle = errors.New("tuning cycle")
 
 // GPUTimer is implemented by services that can time a stream's work on the
 // GPU: it runs record, which launches on stream, and returns the GPU time
@@ -73,74 +95,87 @@ func WithCache(c Cache) Option { return func(t *Tuner) { t.cache = c } }
 // service's [Identifier].
 func WithDevice(identity string) Option { return func(t *Tuner) { t.device = identity } }
 
-// WithProgress draws a progress bar on w while tuning (by default, on
-// standard error when it is a terminal, else nowhere). nil turns it off.
-func WithProgress(w io.Writer) Option { return func(t *Tuner) { t.progress = w; t.progressSet = true } }
+// WithProgress calls f after each sample a tune takes, on the measuring
+// goroutine; f must not call the tuner. By default nothing is reported: the
+// tuner never draws on a terminal itself.
+func WithProgress(f func(Progress)) Option { return func(t *Tuner) { t.progress = f } }
+
+// WithLogger sends the tuner's warnings (a cache store that failed) to l.
+// By default they are discarded; each Result also lists its own.
+func WithLogger(l *slog.Logger) Option { return func(t *Tuner) { t.log = l } }
 
 // WithTiming forces the timing method: [TimingWall] even on a service that
 // has GPU timestamps.
-func WithTiming(method string) Option {
-	if method != TimingGPU && method != TimingWall {
-		panic(fmt.Sprintf("tune: unknown timing method %q", method))
+func WithTiming(m Timing) Option {
+	if m != TimingGPU && m != TimingWall {
+		panic(fmt.Sprintf("tune: unknown timing method %v", m))
 	}
-	return func(t *Tuner) { t.forceWall = method == TimingWall }
+	return func(t *Tuner) { t.forceWall = m == TimingWall }
 }
 
 // Tuner picks the fastest candidate per key on one device and remembers it.
 //
-// A Tuner is safe for concurrent use by multiple goroutines. Pick of a key
-// already decided costs a map read. Two goroutines asking for the same
-// undecided key measure it once: the second waits for the first's result.
-// Measurements of different keys on one Tuner run one at a time, so they do
-// not disturb each other's timings; Tuners of different devices never wait
-// for each other. The zero value is not usable; use [New].
+// A Tuner is safe for concurrent use by multiple goroutines. Pick or Run of
+// a key already decided costs a map read. Goroutines asking for the same
+// undecided key measure it once: the others wait for its result, and every
+// one of them gets an answer (the decision, or the tune's error). Measurements
+// of different keys on one Tuner run one at a time, so they do not disturb
+// each other's timings — except that a candidate may Pick or Run another key
+// (nested tuning), which is then tuned inside the first. Tuners of different
+// devices never wait for each other. Every wait ends when its context does.
+// The zero value is not usable; use [New].
 type Tuner struct {
-	c           *client.Client // measures run on its stream; written once
-	cache       Cache          // written once
-	device      string         // written once
-	timer       GPUTimer       // nil: wall clock; written once
-	forceWall   bool           // written once
-	progress    io.Writer      // written once
-	progressSet bool           // written once
+	c         *client.Client                  // measures run on its stream; written once
+	cache     Cache                           // written once
+	device    string                          // written once
+	timer     GPUTimer                        // nil: wall clock; written once
+	forceWall bool                            // written once
+	progress  func(Progress)                  // nil: none; written once
+	log       *slog.Logger                    // written once
+	decided   *xsync.MapOf[string, *decision] // key → what Pick returns
 
-	decided *xsync.MapOf[string, *decision] // key → what Pick returns
+	measuring chan struct{} // a token, held while measuring: one tune at a time
 
 	mu       sync.Mutex                 // guards inflight and failed
-	inflight map[string]*flight         // key → the tune in progress
+	inflight map[string]*flight         // key → the tune in progress or waiting for the token
 	failed   map[string]map[string]bool // key → candidates that failed a real run
-
-	measure sync.Mutex // held while measuring: one tune at a time per device
 }
 
-// decision is a key's ranking, cached in memory.
+// decision is a key's ranking, cached in memory. It is immutable.
 type decision struct {
-	names   []string // the candidate names it was decided among, in the caller's order
-	ranking []string // best first
-	timing  string   // how the ranking was measured
-	result  *Result  // the measurement, nil when it came from the cache
+	names   []string  // the candidate names it was decided among, in the caller's order
+	ranking []string  // best first
+	result  *Result   // what Pick returns
+	ran     []*Result // ran[i]: what Run returns when ranking[i] ran
 }
 
 // flight is one tune in progress that others wait for.
 type flight struct {
-	done chan struct{}
-	d    *decision
-	err  error
+	done    chan struct{} // closed when d and err are set
+	claimed bool          // guarded by Tuner.mu: a goroutine holding the token measures it
+	names   []string      // guarded by Tuner.mu: the candidates it measures
+	d       *decision     // written before done is closed
+	err     error         // written before done is closed
 }
 
 // New returns a tuner that measures through c. c's registry decides nothing
 // for the measurement itself: each sample runs under c.Measure().
 func New(c *client.Client, opts ...Option) *Tuner {
 	t := &Tuner{
-		c:        c,
-		decided:  xsync.NewMapOf[string, *decision](),
-		inflight: map[string]*flight{},
-		failed:   map[string]map[string]bool{},
+		c:         c,
+		decided:   xsync.NewMapOf[string, *decision](),
+		measuring: make(chan struct{}, 1),
+		inflight:  map[string]*flight{},
+		failed:    map[string]map[string]bool{},
 	}
 	for _, o := range opts {
 		o(t)
 	}
 	if t.cache == nil {
 		t.cache = NewMemoryCache()
+	}
+	if t.log == nil {
+		t.log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	if t.device == "" {
 		if id, ok := c.Service().(Identifier); ok {
@@ -156,81 +191,77 @@ func New(c *client.Client, opts ...Option) *Tuner {
 			t.timer = timer
 		}
 	}
-	if !t.progressSet && term.IsTerminal(int(os.Stderr.Fd())) {
-		t.progress = os.Stderr
-	}
 	return t
 }
 
 // Timing returns how this tuner times samples: [TimingGPU] or [TimingWall].
-func (t *Tuner) Timing() string {
+func (t *Tuner) Timing() Timing {
 	if t.timer != nil {
 		return TimingGPU
 	}
 	return TimingWall
 }
 
-// Pick returns the winner among cands for key: from memory or the cache if
-// decided before, else by measuring them now. The returned Result is the
-// measurement, or for a cached decision a Result with Cached set and no
-// samples.
+// Device returns the device identity of this tuner's cache keys.
+func (t *Tuner) Device() string { return t.device }
+
+// Pick returns the winner among op's candidates: from memory or the cache if
+// decided before, else by measuring them now (on op.NewInputs's buffers, or
+// for a Pure op on in). The Result is the measurement, or for a cached
+// decision a Result with Cached set and no rows.
 //
-// A candidate that fails to compile or launch is skipped and reported in the
-// result; if all fail, the error says why for each. If ctx is done while
-// measuring, Pick returns ctx.Err() and decides nothing.
-func (t *Tuner) Pick(ctx context.Context, key string, cands []Candidate) (Candidate, *Result, error) {
-	if err := checkCandidates(key, cands); err != nil {
-		return Candidate{}, nil, err
-	}
-	d, err := t.decide(ctx, key, cands)
+// A candidate that fails to compile or launch, or panics, is skipped and
+// reported in the result; if all fail, the error says why for each. If ctx
+// is done while waiting or measuring, Pick returns ctx.Err() and decides
+// nothing.
+func (t *Tuner) Pick(ctx context.Context, op Op, in ...gpu.Buffer) (Candidate, *Result, error) {
+	d, err := t.decide(ctx, op, in)
 	if err != nil {
 		return Candidate{}, nil, err
 	}
 	for _, name := range d.ranking {
-		if i := indexOf(cands, name); i >= 0 && !t.hasFailed(key, name) {
-			return cands[i], d.resultFor(key), nil
+		if i := indexOf(op.Candidates, name); i >= 0 && !t.hasFailed(op.Key, name) {
+			return op.Candidates[i], d.result, nil
 		}
 	}
-	return Candidate{}, nil, fmt.Errorf("tune: %s: every ranked candidate has failed", key)
+	return Candidate{}, nil, fmt.Errorf("tune: %s: every ranked candidate has failed", op.Key)
 }
 
-// Run picks the winner for key and runs it through the tuner's client (under
-// whatever mode that client's stream has: this is the real work, not a
-// measurement). If the winner fails, Run falls back to the next best, and so
-// on; the failed candidate is excluded in this process and the key's cached
+// Run picks the winner as [Tuner.Pick] does and runs it on in — the
+// caller's buffers — through the tuner's client, under whatever mode that
+// client's stream has: this is the real work, not a measurement. If the
+// winner fails (an error or a panic), Run falls back to the next best, and so
+// on; a failed candidate is excluded in this process and the key's cached
 // decision dropped, so the next Pick re-tunes without it. It returns the
-// name of the candidate that ran.
-func (t *Tuner) Run(ctx context.Context, key string, cands []Candidate) (string, error) {
-	if err := checkCandidates(key, cands); err != nil {
-		return "", err
-	}
-	d, err := t.decide(ctx, key, cands)
+// decision's Result, with Ran naming the candidate that ran.
+func (t *Tuner) Run(ctx context.Context, op Op, in ...gpu.Buffer) (*Result, error) {
+	d, err := t.decide(ctx, op, in)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	var errs []error
-	for _, name := range d.ranking {
-		i := indexOf(cands, name)
-		if i < 0 || t.hasFailed(key, name) {
+	for i, name := range d.ranking {
+		ci := indexOf(op.Candidates, name)
+		if ci < 0 || t.hasFailed(op.Key, name) {
 			continue
 		}
-		err := cands[i].Run(ctx, t.c)
+		err := runCandidate(ctx, op.Candidates[ci], t.c, in)
 		if err == nil {
-			return name, nil
+			return d.ran[i], nil
 		}
 		if ctx.Err() != nil {
-			return "", ctx.Err()
+			return nil, ctx.Err()
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", name, err))
-		t.markFailed(key, cands, name)
+		t.markFailed(op.Key, op.Candidates, name)
 	}
-	return "", fmt.Errorf("tune: %s: no candidate ran: %w", key, errors.Join(errs...))
+	return nil, fmt.Errorf("tune: %s: no candidate ran: %w", op.Key, errors.Join(errs...))
 }
 
-// Forget drops key's decision from memory and from the cache.
-func (t *Tuner) Forget(key string, cands []Candidate) error {
-	t.decided.Delete(key)
-	return t.cache.Delete(t.cacheKey(key, cands))
+// Forget drops the decision for op from memory and from the cache.
+func (t *Tuner) Forget(op Op) error {
+	t.decided.Delete(op.Key)
+	return t.cache.Delete(t.cacheKey(op.Key, op.Candidates))
 }
 
 func (t *Tuner) hasFailed(key, name string) bool {
@@ -246,66 +277,182 @@ func (t *Tuner) markFailed(key string, cands []Candidate, name string) {
 	}
 	t.failed[key][name] = true
 	t.mu.Unlock()
-	_ = t.Forget(key, cands) // best effort: a stale entry is re-checked on load
+	// Best effort: a stale entry is re-checked on load.
+	_ = t.Forget(Op{Key: key, Candidates: cands})
 }
 
-// decide returns key's decision: the fast path is one map read.
-func (t *Tuner) decide(ctx context.Context, key string, cands []Candidate) (*decision, error) {
-	if d, ok := t.decided.Load(key); ok && d.matches(cands) {
+// decide returns op's decision: the fast path is one map read.
+func (t *Tuner) decide(ctx context.Context, op Op, in []gpu.Buffer) (*decision, error) {
+	if err := checkOp(op); err != nil {
+		return nil, err
+	}
+	if d, ok := t.decided.Load(op.Key); ok && d.matches(op.Candidates) {
 		return d, nil
 	}
-	t.mu.Lock()
-	if f, ok := t.inflight[key]; ok {
+	return t.decideSlow(ctx, op, in)
+}
+
+// decideSlow loads op's ranking from the cache, waits for another
+// goroutine's tune of it, or measures it.
+func (t *Tuner) decideSlow(ctx context.Context, op Op, in []gpu.Buffer) (*decision, error) {
+	chain := chainOf(ctx)
+	if chain.has(t, op.Key) {
+		return nil, fmt.Errorf("tune: %s: %w: %s", op.Key, ErrCycle, chain.path(t, op.Key))
+	}
+	holds := chain.holds(t) // this call chain holds t.measuring already
+	names := candidateNames(op.Candidates)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if d, ok := t.lookup(op); ok {
+			return d, nil
+		}
+		t.mu.Lock()
+		f, mine := t.inflight[op.Key], false
+		switch {
+		case f == nil:
+			f, mine = &flight{done: make(chan struct{}), claimed: holds, names: names}, true
+			t.inflight[op.Key] = f
+		case holds && !f.claimed:
+			// Its owner waits for the token this chain holds: measure it
+			// here, or the two would wait for each other.
+			f.claimed, f.names, mine = true, names, true
+		}
 		t.mu.Unlock()
+		if mine {
+			d, err, retry := t.fly(ctx, op, in, f, holds)
+			if !retry {
+				return d, err
+			}
+		}
 		select {
 		case <-f.done:
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
-		if f.err == nil && f.d.matches(cands) {
+		if f.err == nil && f.d.matches(op.Candidates) {
 			return f.d, nil
 		}
-		return t.decide(ctx, key, cands) // the other tune failed or tuned other candidates
+		if f.err != nil && !isContextErr(f.err) && slices.Equal(f.names, names) {
+			return nil, f.err // the same answer as the tune's own caller
+		}
+		// The other tune was canceled, or decided other candidates: again.
 	}
-	f := &flight{done: make(chan struct{})}
-	t.inflight[key] = f
-	t.mu.Unlock()
-
-	f.d, f.err = t.decideSlow(ctx, key, cands)
-	if f.err == nil {
-		t.decided.Store(key, f.d)
-	}
-	t.mu.Lock()
-	delete(t.inflight, key)
-	t.mu.Unlock()
-	close(f.done)
-	return f.d, f.err
 }
 
-// decideSlow loads key's ranking from the cache or measures it.
-func (t *Tuner) decideSlow(ctx context.Context, key string, cands []Candidate) (*decision, error) {
-	names := candidateNames(cands)
-	ck := t.cacheKey(key, cands)
-	if e, ok := t.cache.Load(ck); ok && t.validRanking(key, e.Ranking, names) {
-		return &decision{names: names, ranking: e.Ranking, timing: e.Timing}, nil
+// fly measures op for flight f, which this goroutine owns. Without the
+// token it first waits for it; if another chain claims f meanwhile, fly
+// leaves f to it and reports retry.
+func (t *Tuner) fly(ctx context.Context, op Op, in []gpu.Buffer, f *flight, holds bool) (d *decision, err error, retry bool) {
+	if !holds {
+		select {
+		case t.measuring <- struct{}{}:
+		case <-ctx.Done():
+			t.mu.Lock()
+			claimed := f.claimed
+			f.claimed = true // no chain takes it over now: it is finished here
+			t.mu.Unlock()
+			if claimed {
+				return nil, nil, true // its claimer finishes it
+			}
+			t.finish(op.Key, f, nil, ctx.Err())
+			return nil, ctx.Err(), false
+		}
+		defer func() { <-t.measuring }()
+		t.mu.Lock()
+		claimed := f.claimed
+		if !claimed {
+			f.claimed, f.names = true, candidateNames(op.Candidates)
+		}
+		t.mu.Unlock()
+		if claimed {
+			return nil, nil, true
+		}
 	}
-	t.measure.Lock()
-	defer t.measure.Unlock()
-	live := cands[:0:0]
-	for _, c := range cands {
-		if !t.hasFailed(key, c.Name) {
+	finished := false
+	defer func() {
+		if !finished { // a panic outside the candidates (a callback, a cache), or Goexit
+			r := recover()
+			t.finish(op.Key, f, nil, fmt.Errorf("tune: %s: tune aborted: %v", op.Key, r))
+			if r != nil {
+				panic(r)
+			}
+		}
+	}()
+	var ok bool
+	if d, ok = t.lookup(op); !ok { // else decided while this goroutine waited
+		d, err = t.tune(withLink(ctx, t, op.Key), op, in)
+	}
+	finished = true
+	t.finish(op.Key, f, d, err)
+	return d, err, false
+}
+
+// finish publishes f's outcome, stores a decision, and clears the key's
+// in-flight state.
+func (t *Tuner) finish(key string, f *flight, d *decision, err error) {
+	if err == nil {
+		t.decided.Store(key, d)
+	}
+	t.mu.Lock()
+	if t.inflight[key] == f {
+		delete(t.inflight, key)
+	}
+	f.d, f.err = d, err
+	t.mu.Unlock()
+	close(f.done)
+}
+
+// lookup returns op's decision from memory or the cache.
+func (t *Tuner) lookup(op Op) (*decision, bool) {
+	if d, ok := t.decided.Load(op.Key); ok && d.matches(op.Candidates) {
+		return d, true
+	}
+	names := candidateNames(op.Candidates)
+	e, ok := t.cache.Load(t.cacheKey(op.Key, op.Candidates))
+	if !ok || !t.validRanking(op.Key, e.Ranking, names) {
+		return nil, false
+	}
+	d := newDecision(names, e.Ranking, &Result{Key: op.Key, Timing: e.Timing, Cached: true, Winner: e.Ranking[0], ranking: e.Ranking})
+	t.decided.Store(op.Key, d)
+	return d, true
+}
+
+// tune measures op's candidates that have not failed here and stores the
+// ranking. The caller holds the token.
+func (t *Tuner) tune(ctx context.Context, op Op, callers []gpu.Buffer) (*decision, error) {
+	var live []Candidate
+	for _, c := range op.Candidates {
+		if !t.hasFailed(op.Key, c.Name) {
 			live = append(live, c)
 		}
 	}
-	res, err := t.tune(ctx, key, live)
+	in, release, err := measurementInputs(ctx, op, callers)
+	if err != nil {
+		return nil, err
+	}
+	res, err := t.measure(ctx, op, live, in)
+	release()
 	if err != nil {
 		return nil, err
 	}
 	ranking := res.Ranking()
-	if err := t.cache.Store(ck, Entry{Ranking: ranking, Timing: res.Timing, Created: time.Now()}); err != nil {
+	if err := t.cache.Store(t.cacheKey(op.Key, op.Candidates), Entry{Ranking: ranking, Timing: res.Timing, Created: time.Now()}); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
+		t.log.Warn("tune: the result is not remembered", "key", op.Key, "err", err)
 	}
-	return &decision{names: names, ranking: ranking, timing: res.Timing, result: res}, nil
+	return newDecision(candidateNames(op.Candidates), ranking, res), nil
+}
+
+func newDecision(names, ranking []string, res *Result) *decision {
+	d := &decision{names: names, ranking: ranking, result: res, ran: make([]*Result, len(ranking))}
+	for i, name := range ranking {
+		r := *res
+		r.Ran = name
+		d.ran[i] = &r
+	}
+	return d
 }
 
 // validRanking reports whether a cached ranking names only known candidates
@@ -323,16 +470,6 @@ func (t *Tuner) validRanking(key string, ranking, names []string) bool {
 	return ok
 }
 
-// cacheKey is the persistent key: format version, device, tuner key, and a
-// checksum of the candidate names. Change any and the key re-tunes.
-func (t *Tuner) cacheKey(key string, cands []Candidate) string {
-	h := sha256.New()
-	for _, n := range candidateNames(cands) {
-		fmt.Fprintf(h, "%d:%s;", len(n), n)
-	}
-	return fmt.Sprintf("v%d|%s|%s|%s", CacheVersion, t.device, key, hex.EncodeToString(h.Sum(nil)[:8]))
-}
-
 func (d *decision) matches(cands []Candidate) bool {
 	if len(d.names) != len(cands) {
 		return false
@@ -343,15 +480,6 @@ func (d *decision) matches(cands []Candidate) bool {
 		}
 	}
 	return true
-}
-
-// resultFor is what Pick reports: the measurement the first time, a cached
-// result after.
-func (d *decision) resultFor(key string) *Result {
-	if d.result != nil {
-		return d.result
-	}
-	return &Result{Key: key, Timing: d.timing, Cached: true, Winner: d.ranking[0], ranking: d.ranking}
 }
 
 func candidateNames(cands []Candidate) []string {
@@ -371,278 +499,82 @@ func indexOf(cands []Candidate, name string) int {
 	return -1
 }
 
-func checkCandidates(key string, cands []Candidate) error {
-	if len(cands) == 0 {
-		return fmt.Errorf("tune: %s: no candidates", key)
+func checkOp(op Op) error {
+	if len(op.Candidates) == 0 {
+		return fmt.Errorf("tune: %s: no candidates", op.Key)
 	}
-	seen := map[string]bool{}
-	for i, c := range cands {
+	for i, c := range op.Candidates {
 		if c.Name == "" || c.Run == nil {
-			return fmt.Errorf("tune: %s: candidate %d has no name or no Run", key, i)
+			return fmt.Errorf("tune: %s: candidate %d has no name or no Run", op.Key, i)
 		}
-		if seen[c.Name] {
-			return fmt.Errorf("tune: %s: two candidates named %q", key, c.Name)
+		// Quadratic, but candidates are few and this allocates nothing:
+		// it runs on every Pick and Run.
+		for _, prev := range op.Candidates[:i] {
+			if prev.Name == c.Name {
+				return fmt.Errorf("tune: %s: two candidates named %q", op.Key, c.Name)
+			}
 		}
-		seen[c.Name] = true
+	}
+	if op.NewInputs == nil && !op.Pure {
+		return fmt.Errorf("tune: %s: %w", op.Key, ErrUnsafeOp)
 	}
 	return nil
 }
 
-// tune measures cands for key (see the package documentation).
-func (t *Tuner) tune(ctx context.Context, key string, cands []Candidate) (*Result, error) {
-	res := &Result{Key: key, Timing: t.Timing()}
-	rows := make([]*Row, len(cands))
-	for i, c := range cands {
-		rows[i] = &Row{Name: c.Name}
-	}
-	var bar *progressbar.ProgressBar
-	if t.progress != nil {
-		// Sized for the shortest tune (warm-up, dropped sample, MinSamples
-		// rounds); grown by each further round.
-		bar = progressbar.NewOptions(len(cands)*(MinSamples+2),
-			progressbar.OptionSetWriter(t.progress),
-			progressbar.OptionSetDescription("tune "+key),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(50*time.Millisecond),
-		)
-		defer bar.Finish()
-	}
-	step := func(n int) {
-		if bar != nil {
-			_ = bar.Add(n)
+func isContextErr(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}
+
+// link is one key being tuned by a call chain: the chain is carried in the
+// context a measurement passes to its candidates, so a nested Pick or Run
+// knows which keys are being tuned above it (a cycle) and that it already
+// holds the tuner's token.
+type link struct {
+	t   *Tuner
+	key string
+	up  *link
+}
+
+type linkKey struct{}
+
+func chainOf(ctx context.Context) *link {
+	l, _ := ctx.Value(linkKey{}).(*link)
+	return l
+}
+
+func withLink(ctx context.Context, t *Tuner, key string) context.Context {
+	return context.WithValue(ctx, linkKey{}, &link{t: t, key: key, up: chainOf(ctx)})
+}
+
+func (l *link) has(t *Tuner, key string) bool {
+	for ; l != nil; l = l.up {
+		if l.t == t && l.key == key {
+			return true
 		}
 	}
-	// Warm-up (the pipeline compiles) and the dropped first sample.
-	for i, c := range cands {
-		for range 2 {
-			if _, err := t.sample(ctx, c); err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				rows[i].Err = err
-				rows[i].Status = "failed"
+	return false
+}
+
+func (l *link) holds(t *Tuner) bool {
+	for ; l != nil; l = l.up {
+		if l.t == t {
+			return true
+		}
+	}
+	return false
+}
+
+// path formats the cycle that key closes: "a → b → a".
+func (l *link) path(t *Tuner, key string) string {
+	keys := []string{key}
+	for ; l != nil; l = l.up {
+		if l.t == t {
+			keys = append(keys, l.key)
+			if l.key == key {
 				break
 			}
-			step(1)
 		}
 	}
-	alive := func() []*Row {
-		var out []*Row
-		for _, r := range rows {
-			if r.Status == "" {
-				out = append(out, r)
-			}
-		}
-		return out
-	}
-	if len(alive()) == 0 {
-		var errs []error
-		for _, r := range rows {
-			errs = append(errs, fmt.Errorf("%s: %w", r.Name, r.Err))
-		}
-		return nil, fmt.Errorf("tune: %s: every candidate failed: %w", key, errors.Join(errs...))
-	}
-	for round := 1; round <= MaxSamples; round++ {
-		improved := false
-		for _, r := range alive() {
-			d, err := t.sample(ctx, cands[indexOf(cands, r.Name)])
-			if err != nil {
-				if ctx.Err() != nil {
-					return nil, ctx.Err()
-				}
-				r.Err, r.Status = err, "failed"
-				continue
-			}
-			step(1)
-			before := r.Best()
-			r.Samples = append(r.Samples, d)
-			if before == 0 || float64(d) < float64(before)*(1-StopImprovement) {
-				improved = true
-			}
-		}
-		survivors := alive()
-		if len(survivors) == 0 {
-			return nil, fmt.Errorf("tune: %s: every candidate failed while measuring", key)
-		}
-		if round < MinSamples {
-			continue
-		}
-		// Prune the hopeless, keeping at least two.
-		slices.SortFunc(survivors, func(a, b *Row) int { return cmp.Compare(a.Best(), b.Best()) })
-		leader := survivors[0].Best()
-		for i := len(survivors) - 1; i >= 2; i-- {
-			if float64(survivors[i].Best()) > PruneRatio*float64(leader) {
-				survivors[i].Status = "pruned"
-			}
-		}
-		if !improved {
-			break
-		}
-		if bar != nil && round < MaxSamples {
-			bar.ChangeMax(bar.GetMax() + len(alive()))
-		}
-	}
-	for _, r := range rows {
-		r.score()
-	}
-	slices.SortStableFunc(rows, func(a, b *Row) int {
-		if (a.Err == nil) != (b.Err == nil) {
-			if a.Err == nil {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(a.Score, b.Score)
-	})
-	for _, r := range rows {
-		res.Rows = append(res.Rows, *r)
-	}
-	res.Winner = res.Rows[0].Name
-	res.Rows[0].Status = "winner"
-	for i := range res.Rows {
-		if res.Rows[i].Status == "" {
-			res.Rows[i].Status = "ok"
-		}
-	}
-	return res, nil
-}
-
-// sample measures one run of c under a Measure override.
-func (t *Tuner) sample(ctx context.Context, c Candidate) (time.Duration, error) {
-	o := t.c.Measure()
-	defer o.Release()
-	if t.timer != nil {
-		if err := t.c.Sync(ctx); err != nil {
-			return 0, err
-		}
-		return t.timer.TimeStream(ctx, t.c.Stream().Stream, func() error { return c.Run(ctx, t.c) })
-	}
-	if err := t.c.Sync(ctx); err != nil {
-		return 0, err
-	}
-	start := time.Now()
-	if err := c.Run(ctx, t.c); err != nil {
-		return 0, err
-	}
-	if err := t.c.Sync(ctx); err != nil {
-		return 0, err
-	}
-	return time.Since(start), nil
-}
-
-// Result is one key's tune.
-type Result struct {
-	Key      string
-	Timing   string   // TimingGPU or TimingWall: how the ranking was measured, also when Cached
-	Cached   bool     // the decision came from the cache: nothing was measured
-	Winner   string   // the winning candidate's name
-	Rows     []Row    // every candidate, best first, failed last; empty when Cached
-	Warnings []string // e.g. a cache store that failed
-	ranking  []string // when Cached: the cached ranking
-}
-
-// Ranking returns the usable candidates' names, best first.
-func (r *Result) Ranking() []string {
-	if r.Cached {
-		return slices.Clone(r.ranking)
-	}
-	var out []string
-	for _, row := range r.Rows {
-		if row.Err == nil {
-			out = append(out, row.Name)
-		}
-	}
-	return out
-}
-
-// Table formats the result as a text table: candidate, samples, best,
-// median, score, status.
-func (r *Result) Table() string {
-	var b strings.Builder
-	if r.Cached {
-		fmt.Fprintf(&b, "%s: cache hit, winner %s (ranking %s, timed by %s); nothing measured\n", r.Key, r.Winner, strings.Join(r.ranking, " > "), r.Timing)
-		return b.String()
-	}
-	fmt.Fprintf(&b, "%s (timing: %s)\n", r.Key, r.Timing)
-	fmt.Fprintf(&b, "  %-24s %7s %12s %12s %12s  %s\n", "candidate", "samples", "best", "median", "score", "status")
-	for _, row := range r.Rows {
-		status := row.Status
-		if row.Err != nil {
-			status = "failed: " + firstLine(row.Err.Error())
-		}
-		fmt.Fprintf(&b, "  %-24s %7d %12s %12s %12s  %s\n", row.Name, len(row.Samples), fmtDur(row.Best()), fmtDur(row.Median()), fmtDur(row.Score), status)
-	}
-	return b.String()
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
-}
-
-func fmtDur(d time.Duration) string {
-	if d == 0 {
-		return "-"
-	}
-	return d.Round(100 * time.Nanosecond).String()
-}
-
-// Row is one candidate's measurement.
-type Row struct {
-	Name    string
-	Samples []time.Duration // kept samples, in order taken
-	Score   time.Duration   // see the package documentation; 0 if failed
-	Status  string          // "winner", "ok", "pruned" or "failed"
-	Err     error           // why it failed
-}
-
-// Best returns the smallest sample, or 0.
-func (r *Row) Best() time.Duration {
-	if len(r.Samples) == 0 {
-		return 0
-	}
-	return slices.Min(r.Samples)
-}
-
-// Median returns the median sample, or 0.
-func (r *Row) Median() time.Duration { return quantile(r.Samples, 0.5) }
-
-func (r *Row) score() {
-	if r.Err != nil || len(r.Samples) == 0 {
-		r.Score = 0
-		return
-	}
-	r.Score = Score(r.Samples)
-}
-
-// Score returns the score of samples (see the package documentation).
-func Score(samples []time.Duration) time.Duration {
-	if len(samples) == 0 {
-		return 0
-	}
-	lo, med := float64(slices.Min(samples)), float64(quantile(samples, 0.5))
-	iqr := float64(quantile(samples, 0.75) - quantile(samples, 0.25))
-	spread := 0.0
-	if med > 0 {
-		spread = iqr / med
-	}
-	return time.Duration((0.75*lo + 0.25*med) * (1 + 0.5*spread))
-}
-
-// quantile returns the q-quantile of xs by linear interpolation.
-func quantile(xs []time.Duration, q float64) time.Duration {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	pos := q * float64(len(s)-1)
-	i := int(pos)
-	if i >= len(s)-1 {
-		return s[len(s)-1]
-	}
-	frac := pos - float64(i)
-	return s[i] + time.Duration(frac*float64(s[i+1]-s[i]))
+	slices.Reverse(keys)
+	return strings.Join(keys, " → ")
 }

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -31,6 +30,9 @@ func testMain(m *testing.M) int {
 	if path := os.Getenv("STREAMGATE_TUNE_CHILD"); path != "" {
 		return child(path)
 	}
+	if path := os.Getenv("STREAMGATE_TUNE_OPENS"); path != "" {
+		return opensChild(path)
+	}
 	code := m.Run()
 	if code == 0 {
 		if err := goleak.Find(); err != nil {
@@ -45,7 +47,7 @@ var kernel = gpu.NewKernel("k", "@compute @workgroup_size(1) fn main() {}", "mai
 
 // sleeper is a candidate that launches once and costs d of wall time.
 func sleeper(name string, d time.Duration, runs *atomic.Int64) tune.Candidate {
-	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client) error {
+	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client, _ []gpu.Buffer) error {
 		if runs != nil {
 			runs.Add(1)
 		}
@@ -54,8 +56,14 @@ func sleeper(name string, d time.Duration, runs *atomic.Int64) tune.Candidate {
 	}}
 }
 
+// pure is the op of key whose candidates touch no caller data: they may be
+// measured on the caller's (here: no) buffers.
+func pure(key string, cands ...tune.Candidate) tune.Op {
+	return tune.Op{Key: key, Candidates: cands, Pure: true}
+}
+
 func failing(name string, err error) tune.Candidate {
-	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client) error { return err }}
+	return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client, _ []gpu.Buffer) error { return err }}
 }
 
 // setup returns a client on a fake service under ProcessCompileAndAutotune:
@@ -70,10 +78,10 @@ func setup(t *testing.T) (*fake.Service, *client.Client) {
 
 func TestCheapestWins(t *testing.T) {
 	_, c := setup(t)
-	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	tu := tune.New(c, tune.WithDevice("test"))
 	assert.Equal(t, tune.TimingWall, tu.Timing())
 	cands := []tune.Candidate{sleeper("slow", 15*time.Millisecond, nil), sleeper("fast", 0, nil), sleeper("mid", 4*time.Millisecond, nil)}
-	got, res, err := tu.Pick(context.Background(), "op/small", cands)
+	got, res, err := tu.Pick(context.Background(), pure("op/small", cands...))
 	require.NoError(t, err)
 	assert.Equal(t, "fast", got.Name)
 	assert.Equal(t, "fast", res.Winner)
@@ -83,11 +91,11 @@ func TestCheapestWins(t *testing.T) {
 	for _, row := range res.Rows {
 		assert.GreaterOrEqual(t, len(row.Samples), 1, row.Name)
 		assert.LessOrEqual(t, len(row.Samples), tune.MaxSamples, row.Name)
-		if row.Status != "pruned" {
+		if row.Status != tune.StatusPruned {
 			assert.GreaterOrEqual(t, len(row.Samples), tune.MinSamples, row.Name)
 		}
 	}
-	assert.Equal(t, "pruned", res.Rows[2].Status, "10x slower than the leader: pruned")
+	assert.Equal(t, tune.StatusPruned, res.Rows[2].Status, "10x slower than the leader: pruned")
 	assert.Equal(t, []string{"fast", "mid", "slow"}, res.Ranking())
 	assert.Equal(t, uint64(0), c.Stats().Discarded, "measurements execute under the process's discard")
 	assert.NotZero(t, c.Stats().Executed)
@@ -95,23 +103,23 @@ func TestCheapestWins(t *testing.T) {
 
 func TestBrokenCandidateSkipped(t *testing.T) {
 	_, c := setup(t)
-	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	tu := tune.New(c, tune.WithDevice("test"))
 	broken := errors.New("invalid WGSL")
 	cands := []tune.Candidate{failing("broken", broken), sleeper("ok", time.Millisecond, nil)}
-	got, res, err := tu.Pick(context.Background(), "k", cands)
+	got, res, err := tu.Pick(context.Background(), pure("k", cands...))
 	require.NoError(t, err)
 	assert.Equal(t, "ok", got.Name)
 	last := res.Rows[len(res.Rows)-1]
 	assert.Equal(t, "broken", last.Name)
-	assert.Equal(t, "failed", last.Status)
+	assert.Equal(t, tune.StatusFailed, last.Status)
 	assert.ErrorIs(t, last.Err, broken)
 	assert.Contains(t, res.Table(), "failed: invalid WGSL")
 }
 
 func TestAllFail(t *testing.T) {
 	_, c := setup(t)
-	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
-	_, _, err := tu.Pick(context.Background(), "k", []tune.Candidate{failing("a", errors.New("bad a")), failing("b", errors.New("bad b"))})
+	tu := tune.New(c, tune.WithDevice("test"))
+	_, _, err := tu.Pick(context.Background(), pure("k", failing("a", errors.New("bad a")), failing("b", errors.New("bad b"))))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "a: bad a")
 	assert.Contains(t, err.Error(), "b: bad b")
@@ -119,29 +127,29 @@ func TestAllFail(t *testing.T) {
 
 func TestBadCandidates(t *testing.T) {
 	_, c := setup(t)
-	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
-	_, _, err := tu.Pick(context.Background(), "k", nil)
+	tu := tune.New(c, tune.WithDevice("test"))
+	_, _, err := tu.Pick(context.Background(), pure("k"))
 	assert.ErrorContains(t, err, "no candidates")
-	_, _, err = tu.Pick(context.Background(), "k", []tune.Candidate{sleeper("a", 0, nil), sleeper("a", 0, nil)})
+	_, _, err = tu.Pick(context.Background(), pure("k", sleeper("a", 0, nil), sleeper("a", 0, nil)))
 	assert.ErrorContains(t, err, `two candidates named "a"`)
-	_, _, err = tu.Pick(context.Background(), "k", []tune.Candidate{{Name: "x"}})
+	_, _, err = tu.Pick(context.Background(), pure("k", tune.Candidate{Name: "x"}))
 	assert.ErrorContains(t, err, "no name or no Run")
 }
 
 func TestCacheHitLaunchesNothing(t *testing.T) {
-	cache, warn := tune.OpenCache(filepath.Join(t.TempDir(), "tune.db"))
-	require.NoError(t, warn)
+	cache, err := tune.OpenCache(filepath.Join(t.TempDir(), "tune.db"))
+	require.NoError(t, err)
 	defer cache.Close()
 	cands := []tune.Candidate{sleeper("slow", 3*time.Millisecond, nil), sleeper("fast", 300*time.Microsecond, nil)}
 
 	_, c1 := setup(t)
-	_, res, err := tune.New(c1, tune.WithDevice("dev"), tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k", cands)
+	_, res, err := tune.New(c1, tune.WithDevice("dev"), tune.WithCache(cache)).Pick(context.Background(), pure("k", cands...))
 	require.NoError(t, err)
 	assert.False(t, res.Cached)
 
 	_, c2 := setup(t)
-	tu := tune.New(c2, tune.WithDevice("dev"), tune.WithCache(cache), tune.WithProgress(nil))
-	got, res, err := tu.Pick(context.Background(), "k", cands)
+	tu := tune.New(c2, tune.WithDevice("dev"), tune.WithCache(cache))
+	got, res, err := tu.Pick(context.Background(), pure("k", cands...))
 	require.NoError(t, err)
 	assert.True(t, res.Cached)
 	assert.Equal(t, tune.TimingWall, res.Timing, "a cached result says how it was measured")
@@ -151,17 +159,17 @@ func TestCacheHitLaunchesNothing(t *testing.T) {
 
 	// Another device, or other candidates, re-tune.
 	_, c3 := setup(t)
-	_, res, err = tune.New(c3, tune.WithDevice("other"), tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k", cands)
+	_, res, err = tune.New(c3, tune.WithDevice("other"), tune.WithCache(cache)).Pick(context.Background(), pure("k", cands...))
 	require.NoError(t, err)
 	assert.False(t, res.Cached, "another adapter identity is another key")
-	_, res, err = tu.Pick(context.Background(), "k", append(cands, sleeper("new", time.Millisecond, nil)))
+	_, res, err = tu.Pick(context.Background(), pure("k", append(cands, sleeper("new", time.Millisecond, nil))...))
 	require.NoError(t, err)
 	assert.False(t, res.Cached, "other candidate names are another key")
 }
 
 func TestConcurrentSameKeyMeasuresOnce(t *testing.T) {
 	_, c := setup(t)
-	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	tu := tune.New(c, tune.WithDevice("test"))
 	var runs atomic.Int64
 	cands := []tune.Candidate{sleeper("a", 0, &runs), sleeper("b", 4*time.Millisecond, &runs)}
 	var wg sync.WaitGroup
@@ -170,7 +178,7 @@ func TestConcurrentSameKeyMeasuresOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got, _, err := tu.Pick(context.Background(), "k", cands)
+			got, _, err := tu.Pick(context.Background(), pure("k", cands...))
 			assert.NoError(t, err)
 			names[i] = got.Name
 		}()
@@ -181,60 +189,44 @@ func TestConcurrentSameKeyMeasuresOnce(t *testing.T) {
 	}
 	measured := runs.Load()
 	assert.LessOrEqual(t, measured, int64(2*(tune.MaxSamples+2)), "one tune's worth of runs")
-	_, _, err := tu.Pick(context.Background(), "k", cands)
+	_, _, err := tu.Pick(context.Background(), pure("k", cands...))
 	require.NoError(t, err)
 	assert.Equal(t, measured, runs.Load(), "decided: no more runs")
 }
 
 func TestFallbackWhenWinnerFails(t *testing.T) {
 	_, c := setup(t)
-	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	tu := tune.New(c, tune.WithDevice("test"))
 	var breakFast atomic.Bool
-	fast := tune.Candidate{Name: "fast", Run: func(ctx context.Context, c *client.Client) error {
+	fast := tune.Candidate{Name: "fast", Run: func(ctx context.Context, c *client.Client, _ []gpu.Buffer) error {
 		if breakFast.Load() {
 			return errors.New("device lost")
 		}
 		return c.Launch(kernel, [3]uint32{1, 1, 1})
 	}}
 	cands := []tune.Candidate{sleeper("slow", 2*time.Millisecond, nil), fast}
-	name, err := tu.Run(context.Background(), "k", cands)
+	res, err := tu.Run(context.Background(), pure("k", cands...))
 	require.NoError(t, err)
-	assert.Equal(t, "fast", name)
+	assert.Equal(t, "fast", res.Ran)
+	assert.Equal(t, "fast", res.Winner)
 	breakFast.Store(true)
-	name, err = tu.Run(context.Background(), "k", cands)
+	res, err = tu.Run(context.Background(), pure("k", cands...))
 	require.NoError(t, err)
-	assert.Equal(t, "slow", name, "falls back to the next best")
-	got, res, err := tu.Pick(context.Background(), "k", cands)
+	assert.Equal(t, "slow", res.Ran, "falls back to the next best")
+	got, res2, err := tu.Pick(context.Background(), pure("k", cands...))
 	require.NoError(t, err)
 	assert.Equal(t, "slow", got.Name)
-	assert.False(t, res.Cached, "re-tuned without the failed winner")
-	assert.Equal(t, []string{"slow"}, res.Ranking())
+	assert.False(t, res2.Cached, "re-tuned without the failed winner")
+	assert.Equal(t, []string{"slow"}, res2.Ranking())
 }
 
 func TestCanceled(t *testing.T) {
 	_, c := setup(t)
-	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	tu := tune.New(c, tune.WithDevice("test"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, _, err := tu.Pick(ctx, "k", []tune.Candidate{sleeper("a", 0, nil), sleeper("b", 0, nil)})
+	_, _, err := tu.Pick(ctx, pure("k", sleeper("a", 0, nil), sleeper("b", 0, nil)))
 	assert.ErrorIs(t, err, context.Canceled)
-}
-
-func TestCorruptCacheFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "tune.db")
-	require.NoError(t, os.WriteFile(path, []byte("this is not a database, just 48 bytes of junk..."), 0o644))
-	cache, warn := tune.OpenCache(path)
-	require.Error(t, warn)
-	assert.Contains(t, warn.Error(), "unusable")
-	defer cache.Close()
-	_, c := setup(t)
-	got, _, err := tune.New(c, tune.WithCache(cache), tune.WithDevice("d"), tune.WithProgress(nil)).Pick(context.Background(), "k",
-		[]tune.Candidate{sleeper("a", 0, nil), sleeper("b", time.Millisecond, nil)})
-	require.NoError(t, err, "the tune still works on the in-memory cache")
-	assert.Equal(t, "a", got.Name)
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	assert.Equal(t, "this is not a database, just 48 bytes of junk...", string(b), "the file is left alone")
 }
 
 func TestUnwritableCacheDir(t *testing.T) {
@@ -242,17 +234,15 @@ func TestUnwritableCacheDir(t *testing.T) {
 	// would not stop root, which CI runs as.)
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "file"), nil, 0o644))
-	cache, warn := tune.OpenCache(filepath.Join(dir, "file", "sub", "tune.db"))
-	require.Error(t, warn)
-	require.NoError(t, cache.Store("k", tune.Entry{Ranking: []string{"a"}}))
-	e, ok := cache.Load("k")
-	assert.True(t, ok)
-	assert.Equal(t, []string{"a"}, e.Ranking)
+	cache, err := tune.OpenCache(filepath.Join(dir, "file", "sub", "tune.db"))
+	require.Error(t, err)
+	assert.Nil(t, cache, "no usable value with an error: the caller chooses memory")
 	if os.Geteuid() != 0 {
 		ro := filepath.Join(dir, "ro")
 		require.NoError(t, os.Mkdir(ro, 0o500))
-		_, warn := tune.OpenCache(filepath.Join(ro, "tune.db"))
-		assert.Error(t, warn, "read-only directory")
+		cache, err := tune.OpenCache(filepath.Join(ro, "tune.db"))
+		assert.Error(t, err, "read-only directory")
+		assert.Nil(t, cache)
 	}
 }
 
@@ -262,9 +252,9 @@ func TestCrossProcessCache(t *testing.T) { testCrossProcess(t, "fake") }
 
 // childServices builds, in a child process, the service and candidates it
 // tunes, by name: "fake" here, "gpu" where cgo builds the wgpu service.
-var childServices = map[string]func() (gpu.Service, []tune.Candidate, func(), error){
-	"fake": func() (gpu.Service, []tune.Candidate, func(), error) {
-		return fake.New(), []tune.Candidate{sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 200*time.Microsecond, nil)}, func() {}, nil
+var childServices = map[string]func() (gpu.Service, tune.Op, func(), error){
+	"fake": func() (gpu.Service, tune.Op, func(), error) {
+		return fake.New(), pure("k", sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 200*time.Microsecond, nil)), func() {}, nil
 	},
 }
 
@@ -296,13 +286,13 @@ type childReport struct {
 }
 
 func child(path string) int {
-	cache, warn := tune.OpenCache(path)
-	if warn != nil {
-		fmt.Fprintln(os.Stderr, warn)
+	cache, err := tune.OpenCache(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
 	defer cache.Close()
-	svc, cands, done, err := childServices[os.Getenv("STREAMGATE_TUNE_CHILD_SERVICE")]()
+	svc, op, done, err := childServices[os.Getenv("STREAMGATE_TUNE_CHILD_SERVICE")]()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
@@ -311,7 +301,7 @@ func child(path string) int {
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
 	c := client.New(svc, client.WithRegistry(r))
-	_, res, err := tune.New(c, tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k", cands)
+	_, res, err := tune.New(c, tune.WithCache(cache)).Pick(context.Background(), op)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -349,33 +339,38 @@ func TestRankingOfSlowCandidates(t *testing.T) {
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
 	svc := &timedService{Service: fake.New()}
 	c := client.New(svc, client.WithRegistry(r))
-	tu := tune.New(c, tune.WithDevice("test"), tune.WithProgress(nil))
+	tu := tune.New(c, tune.WithDevice("test"))
 	require.Equal(t, tune.TimingGPU, tu.Timing())
 	claim := func(name string, d time.Duration) tune.Candidate {
-		return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client) error {
+		return tune.Candidate{Name: name, Run: func(ctx context.Context, c *client.Client, _ []gpu.Buffer) error {
 			svc.next.Store(int64(d))
 			return c.Launch(kernel, [3]uint32{1, 1, 1})
 		}}
 	}
 	cands := []tune.Candidate{claim("slow", 4*time.Second), claim("fast", time.Second), claim("mid", 1200*time.Millisecond), claim("slowest", 9*time.Second)}
-	got, res, err := tu.Pick(context.Background(), "k", cands)
+	got, res, err := tu.Pick(context.Background(), pure("k", cands...))
 	require.NoError(t, err)
 	assert.Equal(t, "fast", got.Name)
 	assert.Equal(t, []string{"fast", "mid", "slow", "slowest"}, res.Ranking())
 	for _, row := range res.Rows {
 		if row.Name == "slow" || row.Name == "slowest" {
-			assert.Equal(t, "pruned", row.Status, row.Name)
+			assert.Equal(t, tune.StatusPruned, row.Status, row.Name)
 		}
 	}
 }
 
 func TestProgress(t *testing.T) {
 	_, c := setup(t)
-	var buf strings.Builder
-	_, _, err := tune.New(c, tune.WithDevice("test"), tune.WithProgress(&buf)).Pick(context.Background(), "op/progress",
-		[]tune.Candidate{sleeper("a", 0, nil), sleeper("b", time.Millisecond, nil)})
+	var got []tune.Progress
+	_, _, err := tune.New(c, tune.WithDevice("test"), tune.WithProgress(func(p tune.Progress) { got = append(got, p) })).Pick(context.Background(),
+		pure("op/progress", sleeper("a", 0, nil), sleeper("b", time.Millisecond, nil)))
 	require.NoError(t, err)
-	assert.Contains(t, buf.String(), "tune op/progress", "a progress bar was drawn on the writer given")
+	require.NotEmpty(t, got)
+	for i, p := range got {
+		assert.Equal(t, "op/progress", p.Key)
+		assert.Equal(t, i+1, p.Done)
+		assert.LessOrEqual(t, p.Done, p.Total)
+	}
 }
 
 // TestDevicesTuneIndependently: a tune stuck on one device does not hold up
@@ -386,7 +381,7 @@ func TestDevicesTuneIndependently(t *testing.T) {
 	_, c2 := setup(t)
 	stuck := make(chan struct{})
 	entered := make(chan struct{}, 1)
-	blocking := tune.Candidate{Name: "a", Run: func(ctx context.Context, c *client.Client) error {
+	blocking := tune.Candidate{Name: "a", Run: func(ctx context.Context, c *client.Client, _ []gpu.Buffer) error {
 		select {
 		case entered <- struct{}{}:
 		default:
@@ -396,13 +391,13 @@ func TestDevicesTuneIndependently(t *testing.T) {
 	}}
 	done1 := make(chan error, 1)
 	go func() {
-		_, _, err := tune.New(c1, tune.WithDevice("dev1"), tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k",
-			[]tune.Candidate{blocking, sleeper("b", 0, nil)})
+		_, _, err := tune.New(c1, tune.WithDevice("dev1"), tune.WithCache(cache)).Pick(context.Background(),
+			pure("k", blocking, sleeper("b", 0, nil)))
 		done1 <- err
 	}()
 	<-entered // device 1 is mid-tune
-	got, _, err := tune.New(c2, tune.WithDevice("dev2"), tune.WithCache(cache), tune.WithProgress(nil)).Pick(context.Background(), "k",
-		[]tune.Candidate{sleeper("a", 2*time.Millisecond, nil), sleeper("b", 0, nil)})
+	got, _, err := tune.New(c2, tune.WithDevice("dev2"), tune.WithCache(cache)).Pick(context.Background(),
+		pure("k", sleeper("a", 2*time.Millisecond, nil), sleeper("b", 0, nil)))
 	require.NoError(t, err, "device 2 tuned while device 1 was stuck")
 	assert.Equal(t, "b", got.Name)
 	close(stuck)

@@ -9,12 +9,18 @@
 // The commands are:
 //
 //	warmup  a warm-up pass (every launch discarded, every pipeline compiled,
-//	        every tunable op autotuned), then the real pass with the winners,
-//	        checked against a CPU reference
+//	        every tunable op autotuned on buffers made for the measurement),
+//	        then the real pass with the winners, checked against a CPU
+//	        reference
 //	info    the adapters, and the opened device's features and limits
 //	bench   the registry and launch benchmarks in one process: a Markdown
 //	        table of ns/op, allocs/op and ratios to the baselines, and a
 //	        chart of Mode's ns/op against k (PNG and SVG)
+//	tune export  the tune cache as versioned JSON lines, keyed by adapter
+//	             identity (-cache, -o, -device)
+//	tune import  JSON lines written by tune export into the tune cache
+//	             (-cache, -i); a line of another cache version or a
+//	             malformed one is refused by number, and nothing is stored
 //	help    usage, or a command's flags
 //
 // Run "streamgate help <command>" for a command's flags.

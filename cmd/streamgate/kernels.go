@@ -238,13 +238,52 @@ func expand(src string, vars map[string]int) string {
 // of the partial buffer.
 const maxPartials = 256
 
-// op is one tunable operation of the step: its tune key (operation and
-// shape class) and its candidates.
+// op is one tunable operation of the step: the tune op (key, candidates,
+// and the fresh buffers it is measured on) and the step's own buffers, which
+// only the real run touches.
 type op struct {
 	name    string
-	key     string
-	cands   []tune.Candidate
-	kernels int // distinct kernels over the candidates
+	tune    tune.Op
+	args    []gpu.Buffer // the step's buffers, in binding order
+	kernels int          // distinct kernels over the candidates
+}
+
+// newInputs returns an Op.NewInputs that makes buffers for the
+// measurements: a uniform holding dims (the sizes the kernels read), then a
+// zeroed buffer the size and usage of each of storage. A measurement then
+// does the real step's work without touching the step's data.
+func (w *workload) newInputs(dims []uint32, storage ...*wgpu.Buffer) func(context.Context) ([]gpu.Buffer, func(), error) {
+	return func(context.Context) (_ []gpu.Buffer, _ func(), err error) {
+		var made []*wgpu.Buffer
+		release := func() {
+			for _, b := range made {
+				b.Release()
+			}
+		}
+		defer func() {
+			if err != nil {
+				release()
+			}
+		}()
+		u, err := w.d.NewBuffer(uint64(4*len(dims)), wgpu.BufferUsageUniform|wgpu.BufferUsageCopyDst)
+		if err != nil {
+			return nil, nil, err
+		}
+		made = append(made, u)
+		if err := u.WriteUint32(dims); err != nil {
+			return nil, nil, err
+		}
+		in := []gpu.Buffer{u}
+		for _, a := range storage {
+			b, err := w.d.NewBuffer(a.Size(), a.Usage())
+			if err != nil {
+				return nil, nil, err
+			}
+			made = append(made, b)
+			in = append(in, b)
+		}
+		return in, release, nil
+	}
 }
 
 // workload is the warmup demo's GPU state: the buffers of one step and the
@@ -252,6 +291,7 @@ type op struct {
 // tuner hands them.
 type workload struct {
 	shape
+	d                        *wgpu.Device
 	a, b, c, s, partial, out *wgpu.Buffer
 	mmDims, smDims, sumDims  *wgpu.Buffer
 	ops                      []op // in step order: matmul, softmax, reduce
@@ -270,7 +310,7 @@ func newWorkload(d *wgpu.Device, sh shape, seed uint64) (w *workload, a, b []flo
 	if uint64(sh.M)*uint64(sh.N) > 1<<31 || uint64(sh.M)*uint64(sh.K) > 1<<31 || uint64(sh.K)*uint64(sh.N) > 1<<31 {
 		return nil, nil, nil, fmt.Errorf("sizes m=%d n=%d k=%d are too large (2^31 elements per matrix at most)", sh.M, sh.N, sh.K)
 	}
-	w = &workload{shape: sh}
+	w = &workload{shape: sh, d: d}
 	var bufs []*wgpu.Buffer
 	newBuf := func(elems int, usage wgpu.BufferUsage) *wgpu.Buffer {
 		if err != nil {
@@ -308,9 +348,9 @@ func newWorkload(d *wgpu.Device, sh shape, seed uint64) (w *workload, a, b []flo
 	}{
 		{buf: w.a, f: a},
 		{buf: w.b, f: b},
-		{buf: w.mmDims, u: []uint32{uint32(sh.M), uint32(sh.N), uint32(sh.K), 0}},
-		{buf: w.smDims, u: []uint32{uint32(sh.M), uint32(sh.N), 0, 0}},
-		{buf: w.sumDims, u: []uint32{uint32(sh.M * sh.N), 0, 0, 0}},
+		{buf: w.mmDims, u: w.mmDimsData()},
+		{buf: w.smDims, u: w.smDimsData()},
+		{buf: w.sumDims, u: w.sumDimsData()},
 	} {
 		if up.f != nil {
 			err = up.buf.WriteFloat32(up.f)
@@ -329,6 +369,11 @@ func newWorkload(d *wgpu.Device, sh shape, seed uint64) (w *workload, a, b []flo
 	return w, a, b, nil
 }
 
+// The contents of the uniforms: each kernel's sizes.
+func (w *workload) mmDimsData() []uint32  { return []uint32{uint32(w.M), uint32(w.N), uint32(w.K), 0} }
+func (w *workload) smDimsData() []uint32  { return []uint32{uint32(w.M), uint32(w.N), 0, 0} }
+func (w *workload) sumDimsData() []uint32 { return []uint32{uint32(w.M * w.N), 0, 0, 0} }
+
 // release releases the workload's buffers.
 func (w *workload) release() {
 	for _, buf := range []*wgpu.Buffer{w.a, w.b, w.c, w.s, w.partial, w.out, w.mmDims, w.smDims, w.sumDims} {
@@ -340,7 +385,8 @@ func (w *workload) release() {
 
 // matmulOp: C = A·B; naive and shared-memory tiled, 8×8 and 16×16.
 func (w *workload) matmulOp() op {
-	o := op{name: "matmul", key: "matmul/" + w.class(w.M, w.N, w.K)}
+	o := op{name: "matmul", args: []gpu.Buffer{w.mmDims, w.a, w.b, w.c}}
+	o.tune = tune.Op{Key: "matmul/" + w.class(w.M, w.N, w.K), NewInputs: w.newInputs(w.mmDimsData(), w.a, w.b, w.c)}
 	for _, v := range []struct {
 		name  string
 		src   string
@@ -354,8 +400,8 @@ func (w *workload) matmulOp() op {
 	} {
 		k := gpu.NewKernel("matmul/"+v.name, expand(v.src, map[string]int{"T": v.tile, "TT": v.tile * v.tile}), "main")
 		wg := [3]uint32{ceilDiv(w.N, v.tile), ceilDiv(w.M, v.tile), 1}
-		o.cands = append(o.cands, tune.Candidate{Name: v.name, Run: func(_ context.Context, c *client.Client) error {
-			return c.Launch(k, wg, w.mmDims, w.a, w.b, w.c)
+		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: v.name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+			return c.Launch(k, wg, in...) // dims, a, b, c
 		}})
 		o.kernels++
 	}
@@ -365,17 +411,18 @@ func (w *workload) matmulOp() op {
 // softmaxOp: S = softmax of each row of C; a thread per row, or a workgroup
 // per row of 64 or 256 invocations.
 func (w *workload) softmaxOp() op {
-	o := op{name: "softmax", key: "softmax/" + w.class(w.M, w.N)}
+	o := op{name: "softmax", args: []gpu.Buffer{w.smDims, w.c, w.s}}
+	o.tune = tune.Op{Key: "softmax/" + w.class(w.M, w.N), NewInputs: w.newInputs(w.smDimsData(), w.c, w.s)}
 	rowK := gpu.NewKernel("softmax/thread-per-row", expand(softmaxRowWGSL, map[string]int{"W": 64}), "main")
-	o.cands = append(o.cands, tune.Candidate{Name: "thread-per-row", Run: func(_ context.Context, c *client.Client) error {
-		return c.Launch(rowK, [3]uint32{ceilDiv(w.M, 64), 1, 1}, w.smDims, w.c, w.s)
+	o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: "thread-per-row", Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+		return c.Launch(rowK, [3]uint32{ceilDiv(w.M, 64), 1, 1}, in...) // dims, x, y
 	}})
 	o.kernels++
 	for _, wgSize := range []int{64, 256} {
 		name := fmt.Sprintf("group-per-row-%d", wgSize)
 		k := gpu.NewKernel("softmax/"+name, expand(softmaxGroupWGSL, map[string]int{"W": wgSize}), "main")
-		o.cands = append(o.cands, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client) error {
-			return c.Launch(k, [3]uint32{uint32(w.M), 1, 1}, w.smDims, w.c, w.s)
+		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+			return c.Launch(k, [3]uint32{uint32(w.M), 1, 1}, in...) // dims, x, y
 		}})
 		o.kernels++
 	}
@@ -385,18 +432,20 @@ func (w *workload) softmaxOp() op {
 // reduceOp: out[0] = the sum of every element of S, in two passes, with
 // several workgroup sizes and counts.
 func (w *workload) reduceOp() op {
-	o := op{name: "reduce", key: "reduce/" + w.class(w.M*w.N)}
+	o := op{name: "reduce", args: []gpu.Buffer{w.sumDims, w.s, w.partial, w.out}}
+	o.tune = tune.Op{Key: "reduce/" + w.class(w.M*w.N), NewInputs: w.newInputs(w.sumDimsData(), w.s, w.partial, w.out)}
 	for _, v := range []struct{ wg, groups int }{{64, 64}, {256, 64}, {256, 256}} {
 		name := fmt.Sprintf("2pass-wg%d-g%d", v.wg, v.groups)
 		src := expand(reduceWGSL, map[string]int{"W": v.wg, "G": v.groups, "GW": v.wg * v.groups})
 		partials := gpu.NewKernel("reduce/"+name+"/partials", src, "partials")
 		total := gpu.NewKernel("reduce/"+name+"/total", src, "total")
 		groups := uint32(v.groups)
-		o.cands = append(o.cands, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client) error {
-			if err := c.Launch(partials, [3]uint32{groups, 1, 1}, w.sumDims, w.s, w.partial, w.out); err != nil {
+		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+			// in: dims, x, partial, out
+			if err := c.Launch(partials, [3]uint32{groups, 1, 1}, in...); err != nil {
 				return err
 			}
-			return c.Launch(total, [3]uint32{1, 1, 1}, w.sumDims, w.s, w.partial, w.out)
+			return c.Launch(total, [3]uint32{1, 1, 1}, in...)
 		}})
 		o.kernels += 2
 	}
@@ -404,16 +453,17 @@ func (w *workload) reduceOp() op {
 }
 
 // step runs the program's step once: each op through tu, which picks its
-// kernel (tuning it first if the key is undecided) and launches it on the
-// tuner's client. It returns the names of the candidates that ran.
-func (w *workload) step(ctx context.Context, tu *tune.Tuner) ([]string, error) {
-	ran := make([]string, len(w.ops))
+// kernel (tuning it first, on fresh buffers, if the key is undecided) and
+// launches it on the step's buffers through the tuner's client. It returns
+// each op's Result, whose Ran names the candidate that ran.
+func (w *workload) step(ctx context.Context, tu *tune.Tuner) ([]*tune.Result, error) {
+	ran := make([]*tune.Result, len(w.ops))
 	for i, o := range w.ops {
-		name, err := tu.Run(ctx, o.key, o.cands)
+		res, err := tu.Run(ctx, o.tune, o.args...)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", o.name, err)
 		}
-		ran[i] = name
+		ran[i] = res
 	}
 	return ran, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -43,36 +44,36 @@ func TestCandidatesCorrect(t *testing.T) {
 			}
 			require.NoError(t, buf.WriteFloat32(nan))
 		}
-		runCand := func(run func(context.Context, *client.Client) error) {
-			require.NoError(t, run(ctx, c))
+		runCand := func(o op, cand tune.Candidate) {
+			require.NoError(t, cand.Run(ctx, c, o.args))
 			require.NoError(t, c.Sync(ctx))
 		}
 		var gotC, gotS []float32
-		for _, cand := range w.ops[0].cands {
+		for _, cand := range w.ops[0].tune.Candidates {
 			t.Run(fmt.Sprintf("matmul/%s/%dx%dx%d", cand.Name, sh.M, sh.N, sh.K), func(t *testing.T) {
 				poison(w.c)
-				runCand(cand.Run)
+				runCand(w.ops[0], cand)
 				gotC, err = w.c.ReadFloat32(ctx)
 				require.NoError(t, err)
 				_, err := checkMatmul(gotC, a, b, sh.M, sh.N, sh.K)
 				assert.NoError(t, err)
 			})
 		}
-		for _, cand := range w.ops[1].cands {
+		for _, cand := range w.ops[1].tune.Candidates {
 			t.Run(fmt.Sprintf("softmax/%s/%dx%d", cand.Name, sh.M, sh.N), func(t *testing.T) {
 				poison(w.s)
-				runCand(cand.Run)
+				runCand(w.ops[1], cand)
 				gotS, err = w.s.ReadFloat32(ctx)
 				require.NoError(t, err)
 				_, err := checkSoftmax(gotS, gotC, sh.M, sh.N)
 				assert.NoError(t, err)
 			})
 		}
-		for _, cand := range w.ops[2].cands {
+		for _, cand := range w.ops[2].tune.Candidates {
 			t.Run(fmt.Sprintf("reduce/%s/%d", cand.Name, sh.M*sh.N), func(t *testing.T) {
 				poison(w.partial)
 				poison(w.out)
-				runCand(cand.Run)
+				runCand(w.ops[2], cand)
 				got, err := w.out.ReadFloat32(ctx)
 				require.NoError(t, err)
 				_, err = checkSum(got[0], gotS)
@@ -100,10 +101,10 @@ func TestReduceExact(t *testing.T) {
 		want += x[i]
 	}
 	require.NoError(t, w.s.WriteFloat32(x))
-	for _, cand := range w.ops[2].cands {
+	for _, cand := range w.ops[2].tune.Candidates {
 		t.Run(cand.Name, func(t *testing.T) {
 			require.NoError(t, w.out.WriteFloat32([]float32{-1}))
-			require.NoError(t, cand.Run(ctx, c))
+			require.NoError(t, cand.Run(ctx, c, w.ops[2].args))
 			got, err := w.out.ReadFloat32(ctx)
 			require.NoError(t, err)
 			assert.Equal(t, want, got[0])

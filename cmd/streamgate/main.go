@@ -15,7 +15,7 @@ import (
 // command is one subcommand. Each lives in its own file and adds itself to
 // commands from an init function, so a new subcommand is one more file.
 type command struct {
-	name    string
+	name    string // one word, or two for a command's subcommand ("tune export")
 	summary string // one line for the usage
 	// flags returns the command's flag set, its flags bound to fresh
 	// variables, and the function that runs the command once they are
@@ -55,9 +55,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			usage(stdout)
 			return 0
 		}
-		c, ok := commands[rest[0]]
-		if !ok {
-			fmt.Fprintf(stderr, "streamgate help: unknown command %q\n\n", rest[0])
+		c, more, ok := lookup(rest)
+		if !ok || len(more) > 0 {
+			fmt.Fprintf(stderr, "streamgate help: unknown command %q\n\n", strings.Join(rest, " "))
 			usage(stderr)
 			return 2
 		}
@@ -66,12 +66,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 0
 	}
-	c, ok := commands[name]
+	c, rest, ok := lookup(args)
 	if !ok {
-		fmt.Fprintf(stderr, "streamgate: unknown command %q\n\n", name)
+		if subs := subcommands(name); len(subs) > 0 {
+			fmt.Fprintf(stderr, "streamgate %s: missing subcommand: %s\n\n", name, strings.Join(subs, " or "))
+		} else {
+			fmt.Fprintf(stderr, "streamgate: unknown command %q\n\n", name)
+		}
 		usage(stderr)
 		return 2
 	}
+	name = c.name
 	fs, runCmd := c.flags()
 	fs.SetOutput(stderr)
 	if err := fs.Parse(rest); err != nil {
@@ -86,6 +91,30 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return runCmd(ctx, stdout, stderr)
+}
+
+// lookup returns the command args start with, a two-word one first, and
+// the args after its name.
+func lookup(args []string) (c *command, rest []string, ok bool) {
+	if len(args) >= 2 {
+		if c, ok := commands[args[0]+" "+args[1]]; ok {
+			return c, args[2:], true
+		}
+	}
+	c, ok = commands[args[0]]
+	return c, args[1:], ok
+}
+
+// subcommands returns the second words of name's two-word commands.
+func subcommands(name string) []string {
+	var subs []string
+	for n := range commands {
+		if first, second, ok := strings.Cut(n, " "); ok && first == name {
+			subs = append(subs, second)
+		}
+	}
+	slices.Sort(subs)
+	return subs
 }
 
 // newFlagSet returns a flag set for the named command whose usage prints
@@ -110,9 +139,9 @@ func usage(w io.Writer) {
 	}
 	slices.Sort(names)
 	for _, n := range names {
-		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintf(w, "  %-8s %s\n", "help", "this usage, or a command's flags: streamgate help <command>")
+	fmt.Fprintf(w, "  %-12s %s\n", "help", "this usage, or a command's flags: streamgate help <command>")
 	if _, ok := commands["warmup"]; !ok { // bench runs without cgo, less its launch cases
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "This streamgate was built without cgo: its WebGPU commands need cgo and a C compiler.")

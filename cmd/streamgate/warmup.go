@@ -8,11 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
+	"log/slog"
 	"strings"
 	"time"
-
-	"golang.org/x/term"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/registry"
@@ -58,7 +56,7 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 		case cfg.steps < 1:
 			fmt.Fprintf(stderr, "streamgate warmup: -steps must be at least 1, got %d\n", cfg.steps)
 			return 2
-		case cfg.timing != "auto" && cfg.timing != tune.TimingWall:
+		case cfg.timing != "auto" && cfg.timing != "wall":
 			fmt.Fprintf(stderr, "streamgate warmup: -timing must be auto or wall, got %q\n", cfg.timing)
 			return 2
 		case cfg.M < 1 || cfg.N < 1 || cfg.K < 1:
@@ -101,8 +99,9 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 	reg := registry.Default
 	c := client.New(d, client.WithRegistry(reg))
 	defer c.Close()
-	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(progressWriter(stderr))}
-	if cfg.timing == tune.TimingWall {
+	report, finishProgress := tuneProgress(stderr)
+	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report)}
+	if cfg.timing == "wall" {
 		opts = append(opts, tune.WithTiming(tune.TimingWall))
 	}
 	tu := tune.New(c, opts...)
@@ -113,7 +112,9 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its launches are discarded,\n", reg.ProcessMode())
 	fmt.Fprintf(stdout, "      its kernels compile, its ops are tuned (measurements execute under Measure overrides)\n")
 	compiles0, start := d.Compiles(), time.Now()
-	if _, err := w.step(ctx, tu); err != nil {
+	results, err := w.step(ctx, tu)
+	finishProgress()
+	if err != nil {
 		return fail("warm-up step: %v", err)
 	}
 	if err := c.Sync(ctx); err != nil {
@@ -121,19 +122,14 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 	}
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Compiles()-compiles0, c.Stats()
 	cached := 0
-	for _, o := range w.ops {
-		// The step decided every key; Pick now only reads the decision
-		// (Run does not return the Result).
-		_, res, err := tu.Pick(ctx, o.key, o.cands)
-		if err != nil {
-			return fail("%s: %v", o.name, err)
-		}
+	for i, o := range w.ops {
+		res := results[i]
 		if !res.Cached || cached == 0 {
 			fmt.Fprintln(stdout)
 		}
 		fmt.Fprint(stdout, indent(res.Table()))
 		for _, warn := range res.Warnings {
-			fmt.Fprintf(stderr, "streamgate warmup: warning: %s: %s\n", o.key, warn)
+			fmt.Fprintf(stderr, "streamgate warmup: warning: %s: %s\n", o.tune.Key, warn)
 		}
 		if res.Cached {
 			cached++
@@ -157,7 +153,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 	fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
 	compiles1 := d.Compiles()
 	var total, best time.Duration
-	var ran []string
+	var ran []*tune.Result
 	for i := range cfg.steps {
 		start := time.Now()
 		if ran, err = w.step(ctx, tu); err != nil {
@@ -176,7 +172,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 	realStats := c.Stats()
 	var winners []string
 	for i, o := range w.ops {
-		winners = append(winners, o.name+"="+ran[i])
+		winners = append(winners, o.name+"="+ran[i].Ran)
 	}
 	fmt.Fprintf(stdout, "  kernels:                   %s\n", strings.Join(winners, " "))
 	fmt.Fprintf(stdout, "  time per step:             %v (mean of %d; best %v), launch to result\n",
@@ -225,23 +221,14 @@ func openTuneCache(path string, pathErr error, stdout, stderr io.Writer) tune.Ca
 		fmt.Fprintln(stdout, "tune cache: none (in memory only)")
 		return tune.NewMemoryCache()
 	}
-	c, warning := tune.OpenCache(path)
-	if warning != nil {
-		fmt.Fprintf(stderr, "streamgate warmup: warning: %v\n", warning)
+	c, err := tune.OpenCache(path, tune.WithCacheLogger(slog.New(slog.NewTextHandler(stderr, nil))))
+	if err != nil {
+		fmt.Fprintf(stderr, "streamgate warmup: warning: %v; tuning without a persistent cache\n", err)
 		fmt.Fprintln(stdout, "tune cache: none (in memory only)")
-		return c
+		return tune.NewMemoryCache()
 	}
 	fmt.Fprintf(stdout, "tune cache: %s\n", path)
 	return c
-}
-
-// progressWriter is where the tuner draws its progress bar: stderr when it
-// is a terminal, else nowhere.
-func progressWriter(stderr io.Writer) io.Writer {
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		return f
-	}
-	return nil
 }
 
 // describeAdapter formats an adapter on one line.
