@@ -92,11 +92,6 @@ func (p *parser) isPunct(s string) bool {
 	return t.kind == tkPunct && t.text == s
 }
 
-func (p *parser) isWord(s string) bool {
-	t := p.tok()
-	return t.kind == tkIdent && t.text == s
-}
-
 func describe(t token) string {
 	if t.kind == tkEOF {
 		return "end of source"
