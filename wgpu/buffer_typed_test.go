@@ -237,7 +237,9 @@ func TestBufferBadInputs(t *testing.T) {
 	}
 }
 
-func contains(s, sub string) bool { return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0) }
+func contains(s, sub string) bool {
+	return len(sub) == 0 || (len(s) >= len(sub) && indexOf(s, sub) >= 0)
+}
 
 func indexOf(s, sub string) int {
 	for i := 0; i+len(sub) <= len(s); i++ {
@@ -290,4 +292,3 @@ func isClosed(err error) bool {
 	e, ok := err.(*wgpu.Error)
 	return ok && e.Type == wgpu.ErrorTypeClosed
 }
-

@@ -90,7 +90,8 @@ type Device struct {
 	// life is read-locked by every call that touches wgpu objects and
 	// write-locked by Close and Buffer.Release, so that neither frees an
 	// object another call is using.
-	life sync.RWMutex
+	life  sync.RWMutex
+	leave func() // written once: life.RUnlock, made once so that enter does not allocate
 
 	// scopeMu serializes the calls that push and pop an error scope:
 	// wgpu-native's scopes are per device, not per thread, so two
@@ -170,6 +171,7 @@ func Open(opts Options) (*Device, error) {
 		buffers:    map[*Buffer]struct{}{},
 	}
 	d.info.Timestamps = d.hasTS
+	d.leave = d.life.RUnlock
 	d.staging.all = map[*staging]struct{}{}
 	d.staging.limit = poolLimit(opts.StagingPoolBytes, DefaultStagingPoolBytes)
 	d.temp.free = map[tempKey][]tempEntry{}
@@ -245,7 +247,7 @@ func (d *Device) enter(op string) (leave func(), err error) {
 		d.life.RUnlock()
 		return nil, closedError(op)
 	}
-	return d.life.RUnlock, nil
+	return d.leave, nil
 }
 
 // scoped runs f, a go-webgpu call that pushes and pops an error scope, with
