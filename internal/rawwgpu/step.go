@@ -96,7 +96,9 @@ func (s *Step) Run(in, out []byte, launches int, wg [3]uint32) error {
 
 type errMap gowgpu.BufferMapAsyncStatus
 
-func (e errMap) Error() string { return "rawwgpu: map failed: " + gowgpu.BufferMapAsyncStatus(e).String() }
+func (e errMap) Error() string {
+	return "rawwgpu: map failed: " + gowgpu.BufferMapAsyncStatus(e).String()
+}
 
 // Release releases the step's buffers and bind group.
 func (s *Step) Release() {
