@@ -136,9 +136,10 @@ func (b *Buffer) Recycle() {
 	}
 }
 
-// recycle puts b in the pool; it reports false when b must be released
-// instead.
-func (d *Device) recycle(b *Buffer) (pooled bool) {
+// recycle puts b in the pool. It reports false when the pool is full or
+// closed and b must be released instead, and true when b was pooled or
+// there was nothing to do (b released or already recycled, device closed).
+func (d *Device) recycle(b *Buffer) (handled bool) {
 	const op = "Recycle"
 	leave, err := d.enter(op)
 	if err != nil {
