@@ -147,6 +147,11 @@ var (
 //     launches/s is the total, executed/s and discarded/s its two parts.
 //   - Compile: compiling a new kernel (impl=cold, the baseline) against
 //     asking for one already compiled (impl=cache-hit).
+//   - Step/bytes=1048576: upload 1 MiB, three launches over it, read it
+//     back, through the device (impl=device: wgpu.Write, Launch,
+//     wgpu.ReadInto with pooled staging) against hand-written go-webgpu
+//     (impl=raw, the baseline); buffers/op counts the GPU buffers created
+//     per step (see stepCases).
 //
 // LaunchSuite(nil) lists the cases, e.g. to filter them before opening the
 // devices; its cases must not be run.
@@ -187,7 +192,7 @@ func LaunchSuite(e *LaunchEnv) []Case {
 		Case{Thing: "Compile", Impl: "cold", Baseline: "cold", F: e.compileCold},
 		Case{Thing: "Compile", Impl: "cache-hit", Baseline: "cold", F: e.compileHit},
 	)
-	return cs
+	return append(cs, stepCases(e)...)
 }
 
 func reportDispatches(b *testing.B, perOp int) {

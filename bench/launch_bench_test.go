@@ -32,3 +32,4 @@ func BenchmarkExecutedLaunch(b *testing.B)   { runLaunch(b, "ExecutedLaunch") }
 func BenchmarkDiscardedLaunch(b *testing.B)  { runLaunch(b, "DiscardedLaunch") }
 func BenchmarkLaunchThroughput(b *testing.B) { runLaunch(b, "LaunchThroughput") }
 func BenchmarkCompile(b *testing.B)          { runLaunch(b, "Compile") }
+func BenchmarkStep(b *testing.B)             { runLaunch(b, "Step") }

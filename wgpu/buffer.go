@@ -4,9 +4,7 @@ package wgpu
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,8 +29,14 @@ const (
 	BufferUsageIndirect     BufferUsage = BufferUsage(gowgpu.BufferUsage_Indirect)
 	BufferUsageQueryResolve BufferUsage = BufferUsage(gowgpu.BufferUsage_QueryResolve)
 
-	// BufferUsageDefault is what [Device.NewBuffer] uses for usage 0: a
-	// storage buffer that can be uploaded to and read back.
+	// BufferUsageDefault is what [Device.NewBuffer] and
+	// [Device.TempBuffer] use for usage 0: a storage buffer that can be
+	// uploaded to, read back, cleared and copied from and to. Uniform
+	// usage stays opt-in, since NewBuffer checks a uniform buffer's size
+	// against maxUniformBufferBindingSize (often 64 KiB), far below the
+	// storage limit; the map usages are left out because WebGPU allows
+	// MapRead only with CopyDst (read-backs go through pooled staging
+	// buffers instead).
 	BufferUsageDefault = BufferUsageStorage | BufferUsageCopySrc | BufferUsageCopyDst
 )
 
@@ -81,6 +85,7 @@ type Buffer struct {
 	buf   *gowgpu.Buffer // written once; released under d.life's write lock
 
 	released atomic.Bool // set once, under d.life's write lock
+	recycled atomic.Bool // set while the buffer waits in the device's TempBuffer pool
 
 	mu    sync.Mutex           // guards users
 	users map[*stream]struct{} // streams whose unsubmitted work binds the buffer
@@ -123,6 +128,7 @@ func (d *Device) NewBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
 	if err != nil {
 		return nil, err
 	}
+	d.buffersCreated.Add(1)
 	b := &Buffer{d: d, id: bufferIDs.Add(1), size: size, usage: usage, buf: nb, users: map[*stream]struct{}{}}
 	d.mu.Lock()
 	d.buffers[b] = struct{}{}
@@ -154,18 +160,31 @@ func (b *Buffer) enter(op string) (leave func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	if b.released.Load() {
+	if err := b.live(op); err != nil {
 		leave()
-		return nil, newError(op, ErrorTypeInvalidArgument, "buffer is released")
+		return nil, err
 	}
 	return leave, nil
+}
+
+// live checks that b is neither released nor recycled. Called inside
+// d.enter.
+func (b *Buffer) live(op string) error {
+	switch {
+	case b.released.Load():
+		return newError(op, ErrorTypeInvalidArgument, "buffer is released")
+	case b.recycled.Load():
+		return newError(op, ErrorTypeInvalidArgument, "buffer is recycled (Device.TempBuffer has not handed it out again)")
+	}
+	return nil
 }
 
 // flushUsers submits the pending work of every stream that binds b, so that
 // an upload or read-back is ordered after it. Called with d.life read-locked.
 func (b *Buffer) flushUsers(op string) error {
 	b.mu.Lock()
-	var users []*stream
+	var inline [8]*stream
+	users := inline[:0]
 	for s := range b.users {
 		users = append(users, s)
 	}
@@ -182,185 +201,209 @@ func (b *Buffer) flushUsers(op string) error {
 	return first
 }
 
-// Write uploads data to the start of the buffer. len(data) must be a
-// multiple of 4 and at most Size. Launches recorded before Write (on any
-// stream) see the old contents and launches recorded after see data: Write
-// first submits the pending work of the streams that bind the buffer (an
-// error from that submit is returned, and the upload still happens).
-func (b *Buffer) Write(data []byte) error {
-	const op = "Write"
+// checkRange checks that [offset, offset+size) is a 4-aligned range inside
+// b. The error names the offset, length and size.
+func (b *Buffer) checkRange(op string, offset, size uint64) error {
+	switch {
+	case offset%4 != 0 || size%4 != 0:
+		return newError(op, ErrorTypeInvalidArgument, "offset %d and length %d must be multiples of 4 (buffer size %d)", offset, size, b.size)
+	case offset > b.size || size > b.size-offset:
+		return newError(op, ErrorTypeInvalidArgument, "offset %d + length %d is past the buffer's size %d", offset, size, b.size)
+	}
+	return nil
+}
+
+// needUsage checks that b has usage u for op.
+func (b *Buffer) needUsage(op string, u BufferUsage, role string) error {
+	if b.usage&u == 0 {
+		return newError(op, ErrorTypeInvalidArgument, "%s buffer's usage %v lacks %s", role, b.usage, "BufferUsage"+u.String())
+	}
+	return nil
+}
+
+// Write uploads data to the start of the buffer, as [Buffer.WriteAt] at
+// offset 0.
+func (b *Buffer) Write(data []byte) error { return b.writeAt("Write", 0, data) }
+
+// WriteAt uploads data to the buffer at byte offset. offset and len(data)
+// must be multiples of 4 and the range inside the buffer, which needs
+// [BufferUsageCopyDst]. Launches recorded before WriteAt (on any stream)
+// see the old contents and launches recorded after see data: WriteAt first
+// submits the pending work of the streams that bind the buffer (an error
+// from that submit is returned, and the upload still happens). data is
+// copied before WriteAt returns.
+func (b *Buffer) WriteAt(offset uint64, data []byte) error { return b.writeAt("WriteAt", offset, data) }
+
+func (b *Buffer) writeAt(op string, offset uint64, data []byte) error {
 	leave, err := b.enter(op)
 	if err != nil {
 		return err
 	}
 	defer leave()
-	if uint64(len(data)) > b.size || len(data)%4 != 0 {
-		return newError(op, ErrorTypeInvalidArgument, "%d bytes: want a multiple of 4 up to the buffer size %d", len(data), b.size)
+	if err := b.checkRange(op, offset, uint64(len(data))); err != nil {
+		return err
+	}
+	if err := b.needUsage(op, BufferUsageCopyDst, "the"); err != nil {
+		return err
 	}
 	ferr := b.flushUsers(op)
-	if len(data) == 0 {
-		return ferr
-	}
-	err = b.d.scoped(op, func() error { return b.d.queue.WriteBuffer(b.buf, 0, data) })
-	if err != nil {
+	if err := b.d.queueWrite(op, b.buf, offset, data); err != nil {
 		return err
 	}
 	return ferr
 }
 
-// WriteFloat32 uploads v (little-endian) to the start of the buffer, as
-// [Buffer.Write].
-func (b *Buffer) WriteFloat32(v []float32) error {
-	data := make([]byte, 4*len(v))
-	for i, f := range v {
-		binary.LittleEndian.PutUint32(data[4*i:], math.Float32bits(f))
-	}
-	return b.Write(data)
-}
-
-// WriteUint32 uploads v (little-endian) to the start of the buffer, as
-// [Buffer.Write].
-func (b *Buffer) WriteUint32(v []uint32) error {
-	data := make([]byte, 4*len(v))
-	for i, u := range v {
-		binary.LittleEndian.PutUint32(data[4*i:], u)
-	}
-	return b.Write(data)
-}
-
-// Read returns the buffer's contents once every launch recorded before it
-// that binds the buffer has run: it submits those streams' pending work,
-// copies the buffer to a staging buffer and waits for the copy. The buffer
-// needs [BufferUsageCopySrc]. If ctx is done first, Read returns ctx.Err()
-// (the submitted work still runs).
+// Read returns the buffer's contents, as [Buffer.ReadAt] of the whole
+// buffer into a new slice.
 func (b *Buffer) Read(ctx context.Context) ([]byte, error) {
-	const op = "Read"
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if b == nil {
+		return nil, newError("Read", ErrorTypeInvalidArgument, "nil buffer")
 	}
-	rd, ferr, err := b.startRead(op)
-	if err != nil {
-		return nil, err
-	}
-	out, err := b.d.finishRead(ctx, op, rd, b.size)
+	out := make([]byte, b.size)
+	ferr, err := b.readAt(ctx, "Read", 0, out)
 	if err != nil {
 		return nil, err
 	}
 	return out, ferr
 }
 
-// startRead submits the pending work of the streams that bind b (ferr is
-// that flush's error) and starts copying b to a staging buffer.
-func (b *Buffer) startRead(op string) (rd pendingRead, ferr, err error) {
+// ReadAt reads len(dst) bytes at byte offset into dst once every launch
+// recorded before it that binds the buffer has run: it submits those
+// streams' pending work, copies the range to a staging buffer from the
+// device's pool and waits for the copy. offset and len(dst) must be
+// multiples of 4 and the range inside the buffer, which needs
+// [BufferUsageCopySrc]. Once the device's pool holds a staging buffer of
+// the range's size class (the next power of two), ReadAt creates no GPU
+// object and allocates nothing. If ctx is done first, ReadAt returns
+// ctx.Err() and leaves dst unchanged (the submitted copy still runs; its
+// staging buffer returns to the pool once mapped). An error from the
+// flush, a [*gpu.LaunchError] of those streams, is returned after the
+// data is read.
+func (b *Buffer) ReadAt(ctx context.Context, offset uint64, dst []byte) error {
+	ferr, err := b.readAt(ctx, "ReadAt", offset, dst)
+	if err != nil {
+		return err
+	}
+	return ferr
+}
+
+// readAt reads into dst; err means dst was not filled, ferr is the flush's
+// error (dst was filled).
+func (b *Buffer) readAt(ctx context.Context, op string, offset uint64, dst []byte) (ferr, err error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rd, ferr, err := b.startRead(op, offset, uint64(len(dst)))
+	if err != nil || rd.stg == nil {
+		return ferr, err
+	}
+	if err := b.d.finishReadInto(ctx, op, rd, dst); err != nil {
+		return nil, err
+	}
+	return ferr, nil
+}
+
+// startRead checks the range, submits the pending work of the streams that
+// bind b (ferr is that flush's error) and starts copying the range to a
+// staging buffer. A zero-length range starts nothing (rd.stg is nil).
+func (b *Buffer) startRead(op string, offset, size uint64) (rd pendingRead, ferr, err error) {
 	leave, err := b.enter(op)
 	if err != nil {
 		return rd, nil, err
 	}
 	defer leave()
+	if err := b.checkRange(op, offset, size); err != nil {
+		return rd, nil, err
+	}
+	if err := b.needUsage(op, BufferUsageCopySrc, "the"); err != nil {
+		return rd, nil, err
+	}
 	ferr = b.flushUsers(op)
-	rd, err = b.d.startRead(op, b.buf, b.size)
+	if size == 0 {
+		return rd, ferr, nil
+	}
+	rd, err = b.d.startReadAt(op, b.buf, offset, size)
 	return rd, ferr, err
 }
 
-// ReadFloat32 reads the buffer as little-endian float32s, as [Buffer.Read].
-func (b *Buffer) ReadFloat32(ctx context.Context) ([]float32, error) {
-	data, err := b.Read(ctx)
-	if data == nil {
-		return nil, err
+// CopyTo copies size bytes of b at srcOff to dst at dstOff, on the GPU.
+// Both buffers must be live buffers of one device, distinct (WebGPU
+// copies between two buffers only), b with [BufferUsageCopySrc] and dst
+// with [BufferUsageCopyDst]; offsets and size must be multiples of 4 and
+// both ranges inside their buffers. The copy is ordered like an upload:
+// CopyTo first submits the pending work of every stream that binds either
+// buffer, so launches recorded before it see the old contents of dst and
+// launches recorded after see the copy (an error from that submit is
+// returned, and the copy still happens). CopyTo does not wait for the copy.
+func (b *Buffer) CopyTo(dst *Buffer, srcOff, dstOff, size uint64) error {
+	const op = "CopyTo"
+	if dst == nil {
+		return newError(op, ErrorTypeInvalidArgument, "nil destination buffer")
 	}
-	v := make([]float32, len(data)/4)
-	for i := range v {
-		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
-	}
-	return v, err
-}
-
-// ReadUint32 reads the buffer as little-endian uint32s, as [Buffer.Read].
-func (b *Buffer) ReadUint32(ctx context.Context) ([]uint32, error) {
-	data, err := b.Read(ctx)
-	if data == nil {
-		return nil, err
-	}
-	v := make([]uint32, len(data)/4)
-	for i := range v {
-		v[i] = binary.LittleEndian.Uint32(data[4*i:])
-	}
-	return v, err
-}
-
-// pendingRead is a read-back in flight: the staging buffer being mapped
-// and the status word its map callback sets.
-type pendingRead struct {
-	st      statusWord
-	staging *gowgpu.Buffer
-}
-
-// startRead copies size bytes of src into a new staging buffer, submits the
-// copy and starts mapping the staging buffer. Called inside d.enter.
-func (d *Device) startRead(op string, src *gowgpu.Buffer, size uint64) (pendingRead, error) {
-	var staging *gowgpu.Buffer
-	err := d.scoped(op, func() (err error) {
-		staging, err = d.dev.CreateBuffer(&gowgpu.BufferDescriptor{
-			Size: size, Usage: gowgpu.BufferUsage_MapRead | gowgpu.BufferUsage_CopyDst,
-		})
+	leave, err := b.enter(op)
+	if err != nil {
 		return err
-	})
-	if err != nil {
-		return pendingRead{}, err
-	}
-	err = d.submitOnce(op, func(enc *gowgpu.CommandEncoder) error {
-		return d.scoped(op, func() error { return enc.CopyBufferToBuffer(src, 0, staging, 0, size) })
-	})
-	if err != nil {
-		staging.Release()
-		return pendingRead{}, err
-	}
-	st := newStatusWord()
-	d.scopeMu.Lock()
-	typ, msg, failed := mapRead(d.dev, staging, size, st)
-	d.scopeMu.Unlock()
-	if failed {
-		staging.Release()
-		st.abandon() // the callback may or may not run for a failed map
-		return pendingRead{}, &Error{Op: op, Type: typ, Message: msg}
-	}
-	return pendingRead{st: st, staging: staging}, nil
-}
-
-// finishRead waits for the mapping startRead began and copies the data out.
-// Called outside d.enter. If ctx is done first, the staging buffer is
-// released and the status word abandoned (freed when the callback runs).
-func (d *Device) finishRead(ctx context.Context, op string, rd pendingRead, size uint64) ([]byte, error) {
-	if err := d.waitStatus(ctx, op, rd.st); err != nil {
-		d.dropRead(rd)
-		return nil, err
-	}
-	leave, err := d.enter(op)
-	if err != nil {
-		rd.st.abandon() // Close released the staging buffer with the device
-		return nil, err
 	}
 	defer leave()
-	defer rd.staging.Release()
-	status := rd.st.load() - 1
-	rd.st.free()
-	if status != int32(gowgpu.BufferMapAsyncStatus_Success) {
-		return nil, newError(op, ErrorTypeValidation, "mapping the staging buffer failed: %s", gowgpu.BufferMapAsyncStatus(status))
+	switch {
+	case dst.d != b.d:
+		return newError(op, ErrorTypeInvalidArgument, "destination buffer belongs to another device")
+	case dst == b:
+		return newError(op, ErrorTypeInvalidArgument, "source and destination are the same buffer")
 	}
-	out := make([]byte, size)
-	copyMapped(rd.staging, out)
-	d.scoped(op, rd.staging.Unmap)
-	return out, nil
+	if err := dst.live(op); err != nil {
+		return err
+	}
+	if err := b.checkRange(op, srcOff, size); err != nil {
+		return newError(op, ErrorTypeInvalidArgument, "source: %s", err.(*Error).Message)
+	}
+	if err := dst.checkRange(op, dstOff, size); err != nil {
+		return newError(op, ErrorTypeInvalidArgument, "destination: %s", err.(*Error).Message)
+	}
+	if err := b.needUsage(op, BufferUsageCopySrc, "the source"); err != nil {
+		return err
+	}
+	if err := dst.needUsage(op, BufferUsageCopyDst, "the destination"); err != nil {
+		return err
+	}
+	ferr := b.flushUsers(op)
+	if err := dst.flushUsers(op); ferr == nil {
+		ferr = err
+	}
+	if size == 0 {
+		return ferr
+	}
+	if err := b.d.submitCopy(op, b.buf, srcOff, dst.buf, dstOff, size); err != nil {
+		return err
+	}
+	return ferr
 }
 
-// dropRead gives up a read-back: it releases the staging buffer (unless
-// Close already did) and abandons the status word.
-func (d *Device) dropRead(rd pendingRead) {
-	if leave, err := d.enter("Read"); err == nil {
-		rd.staging.Release()
-		leave()
+// Clear zeroes size bytes of the buffer at offset, on the GPU (the
+// encoder's ClearBuffer). offset and size must be multiples of 4 and the
+// range inside the buffer, which needs [BufferUsageCopyDst]. It is ordered
+// like [Buffer.WriteAt] and does not wait for the clear.
+func (b *Buffer) Clear(offset, size uint64) error {
+	const op = "Clear"
+	leave, err := b.enter(op)
+	if err != nil {
+		return err
 	}
-	rd.st.abandon()
+	defer leave()
+	if err := b.checkRange(op, offset, size); err != nil {
+		return err
+	}
+	if err := b.needUsage(op, BufferUsageCopyDst, "the"); err != nil {
+		return err
+	}
+	ferr := b.flushUsers(op)
+	if size == 0 {
+		return ferr
+	}
+	if err := b.d.submitCopy(op, nil, 0, b.buf, offset, size); err != nil {
+		return err
+	}
+	return ferr
 }
 
 // submitOnce records with a fresh encoder and submits it, unless recording

@@ -6,7 +6,8 @@ package wgpu
 //
 //	Device.life (RW: every call reads it; Close and Buffer.Release write it)
 //	  stream.mu (one stream's pending work; never two at once)
-//	    Device.bgMu, Buffer.mu, Device.mu, Device.scopeMu (leaves: nothing is taken under them)
+//	    Device.bgMu, Buffer.mu, Device.mu, Device.scopeMu, Device.stageMu,
+//	    Device.poolMu (leaves: nothing is taken under them)
 //
 // A call enters through Device.enter (leave, err := d.enter(op); defer
 // leave()) and releases every lock it takes with defer, in the function that
@@ -48,6 +49,14 @@ type Options struct {
 	// 0 means 1. wgpu-native 0.17 does not report the queue's period; it is
 	// 1 on lavapipe and on most desktop Vulkan drivers.
 	TimestampPeriod float64
+	// StagingPoolBytes caps the bytes of idle staging buffers the device
+	// keeps for read-backs; 0 means DefaultStagingPoolBytes, negative keeps
+	// none (every read-back then creates and releases its own).
+	StagingPoolBytes int64
+	// TempPoolBytes caps the bytes of recycled buffers the device keeps
+	// for [Device.TempBuffer]; 0 means DefaultTempPoolBytes, negative
+	// keeps none ([Buffer.Recycle] then releases).
+	TempPoolBytes int64
 }
 
 // Device is one WebGPU device and its queue, reached through logical
@@ -81,7 +90,8 @@ type Device struct {
 	// life is read-locked by every call that touches wgpu objects and
 	// write-locked by Close and Buffer.Release, so that neither frees an
 	// object another call is using.
-	life sync.RWMutex
+	life  sync.RWMutex
+	leave func() // written once: life.RUnlock, made once so that enter does not allocate
 
 	// scopeMu serializes the calls that push and pop an error scope:
 	// wgpu-native's scopes are per device, not per thread, so two
@@ -95,9 +105,16 @@ type Device struct {
 	bindGroups map[bgKey]*bindGroup // guarded by bgMu
 	mu         sync.Mutex           // guards buffers
 	buffers    map[*Buffer]struct{} // guarded by mu: live buffers
-	closeHook  func(*Device)        // written once (tests): runs in Close before the device is released
-	compiles   atomic.Int64         // pipelines built (tests read it)
-	skipChecks bool                 // written once (tests): Launch skips the front-end's size and usage checks
+	stageMu    sync.Mutex           // guards staging
+	staging    stagingPool          // guarded by stageMu: idle and draining staging buffers
+	poolMu     sync.Mutex           // guards temp
+	temp       tempPool             // guarded by poolMu: recycled buffers for TempBuffer
+
+	buffersCreated atomic.Int64 // buffers NewBuffer created
+
+	closeHook  func(*Device) // written once (tests): runs in Close before the device is released
+	compiles   atomic.Int64  // pipelines built (tests read it)
+	skipChecks bool          // written once (tests): Launch skips the front-end's size and usage checks
 }
 
 var _ gpu.Service = (*Device)(nil)
@@ -154,10 +171,27 @@ func Open(opts Options) (*Device, error) {
 		buffers:    map[*Buffer]struct{}{},
 	}
 	d.info.Timestamps = d.hasTS
+	d.leave = d.life.RUnlock
+	d.staging.all = map[*staging]struct{}{}
+	d.staging.limit = poolLimit(opts.StagingPoolBytes, DefaultStagingPoolBytes)
+	d.temp.free = map[tempKey][]tempEntry{}
+	d.temp.limit = poolLimit(opts.TempPoolBytes, DefaultTempPoolBytes)
 	if d.maxBatch <= 0 {
 		d.maxBatch = DefaultMaxBatch
 	}
 	return d, nil
+}
+
+// poolLimit returns a pool's byte limit from its option: 0 means def,
+// negative none.
+func poolLimit(opt int64, def uint64) uint64 {
+	switch {
+	case opt == 0:
+		return def
+	case opt < 0:
+		return 0
+	}
+	return uint64(opt)
 }
 
 func errString(err error) string {
@@ -213,7 +247,7 @@ func (d *Device) enter(op string) (leave func(), err error) {
 		d.life.RUnlock()
 		return nil, closedError(op)
 	}
-	return d.life.RUnlock, nil
+	return d.leave, nil
 }
 
 // scoped runs f, a go-webgpu call that pushes and pops an error scope, with
@@ -261,6 +295,7 @@ func (d *Device) Close() error {
 		return true
 	})
 	d.pipelines.Clear()
+	freeStagingWords := d.closeStaging()
 	d.mu.Lock()
 	for b := range d.buffers {
 		b.released.Store(true)
@@ -269,6 +304,8 @@ func (d *Device) Close() error {
 	}
 	d.mu.Unlock()
 	d.dev.Poll(true, nil)
+	freeStagingWords()
+	d.closeTemp()
 	if d.closeHook != nil {
 		d.closeHook(d)
 	}

@@ -1,0 +1,147 @@
+//go:build cgo
+
+package wgpu
+
+import (
+	"context"
+	"unsafe"
+)
+
+// Numeric is the element types the typed helpers ([Write], [Read],
+// [ReadInto], [NewBufferFrom]) move to and from buffers: fixed-size
+// integers and floats, stored little-endian as WGSL reads them.
+type Numeric interface {
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
+}
+
+// hostLittleEndian reports whether this machine stores numbers
+// little-endian, as WebGPU buffers do.
+var hostLittleEndian = func() bool {
+	x := uint16(1)
+	return *(*byte)(unsafe.Pointer(&x)) == 1
+}()
+
+// bytesOf returns v's memory as bytes, without copying.
+func bytesOf[T Numeric](v []T) []byte {
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(v))), len(v)*int(unsafe.Sizeof(z)))
+}
+
+// swapBytes reverses each size-byte element of b in place (big-endian
+// hosts only).
+func swapBytes(b []byte, size int) {
+	for i := 0; i+size <= len(b); i += size {
+		e := b[i : i+size]
+		for j, k := 0, size-1; j < k; j, k = j+1, k-1 {
+			e[j], e[k] = e[k], e[j]
+		}
+	}
+}
+
+// leBytes returns v as little-endian bytes: v's own memory on a
+// little-endian host, a swapped copy elsewhere.
+func leBytes[T Numeric](v []T) []byte {
+	b := bytesOf(v)
+	if hostLittleEndian {
+		return b
+	}
+	var z T
+	c := append([]byte(nil), b...)
+	swapBytes(c, int(unsafe.Sizeof(z)))
+	return c
+}
+
+// Write uploads v, little-endian, to b at byte offset, as [Buffer.WriteAt]:
+// offset and the byte length of v must be multiples of 4 (so an odd number
+// of int8s or int16s is refused). On little-endian hosts (every platform
+// WebGPU runs on in practice) v's memory is passed as is, without a copy
+// or an allocation; elsewhere it is byte-swapped into a copy first.
+func Write[T Numeric](b *Buffer, offset uint64, v []T) error {
+	return b.writeAt("Write", offset, leBytes(v))
+}
+
+// Read reads n elements of b at byte offset into a new slice, as
+// [ReadInto]. As [Buffer.Read], it returns the data together with a
+// [*gpu.LaunchError] of the flush before the read.
+func Read[T Numeric](ctx context.Context, b *Buffer, offset uint64, n int) ([]T, error) {
+	if n < 0 {
+		return nil, newError("Read", ErrorTypeInvalidArgument, "negative length %d", n)
+	}
+	v := make([]T, n)
+	ferr, err := readTyped(ctx, "Read", b, offset, v)
+	if err != nil {
+		return nil, err
+	}
+	return v, ferr
+}
+
+// ReadInto reads len(dst) elements of b at byte offset into dst, as
+// [Buffer.ReadAt]: offset and the byte length of dst must be multiples of
+// 4 and inside b. On little-endian hosts the data is copied straight from
+// the mapped staging buffer into dst's memory, so that in a loop that
+// reuses dst, once the device's staging pool holds a buffer of the read's
+// size class, ReadInto allocates nothing and creates no GPU object. If ctx
+// is done first it returns ctx.Err() and leaves dst unchanged.
+func ReadInto[T Numeric](ctx context.Context, b *Buffer, offset uint64, dst []T) error {
+	ferr, err := readTyped(ctx, "ReadInto", b, offset, dst)
+	if err != nil {
+		return err
+	}
+	return ferr
+}
+
+func readTyped[T Numeric](ctx context.Context, op string, b *Buffer, offset uint64, dst []T) (ferr, err error) {
+	if b == nil {
+		return nil, newError(op, ErrorTypeInvalidArgument, "nil buffer")
+	}
+	raw := bytesOf(dst)
+	ferr, err = b.readAt(ctx, op, offset, raw)
+	if err == nil && !hostLittleEndian {
+		var z T
+		swapBytes(raw, int(unsafe.Sizeof(z)))
+	}
+	return ferr, err
+}
+
+// NewBufferFrom creates a buffer holding v (little-endian), of v's byte
+// size, with the given usage (0 means [BufferUsageDefault]; the usage
+// must include [BufferUsageCopyDst] to be uploaded to), in one call: it is
+// [Device.NewBuffer] followed by [Write] at offset 0. The byte size of v
+// must be a positive multiple of 4. If the upload fails the buffer is
+// released and the error returned.
+func NewBufferFrom[T Numeric](d *Device, usage BufferUsage, v []T) (*Buffer, error) {
+	const op = "NewBufferFrom"
+	if d == nil {
+		return nil, newError(op, ErrorTypeInvalidArgument, "nil device")
+	}
+	data := leBytes(v)
+	b, err := d.NewBuffer(uint64(len(data)), usage)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.writeAt(op, 0, data); err != nil {
+		b.Release()
+		return nil, err
+	}
+	return b, nil
+}
+
+// WriteFloat32 uploads v (little-endian) to the start of the buffer, as
+// [Buffer.Write]; it is [Write] at offset 0.
+func (b *Buffer) WriteFloat32(v []float32) error { return b.writeAt("Write", 0, leBytes(v)) }
+
+// WriteUint32 uploads v (little-endian) to the start of the buffer, as
+// [Buffer.Write]; it is [Write] at offset 0.
+func (b *Buffer) WriteUint32(v []uint32) error { return b.writeAt("Write", 0, leBytes(v)) }
+
+// ReadFloat32 reads the whole buffer as little-endian float32s, as
+// [Buffer.Read].
+func (b *Buffer) ReadFloat32(ctx context.Context) ([]float32, error) {
+	return Read[float32](ctx, b, 0, int(b.Size()/4))
+}
+
+// ReadUint32 reads the whole buffer as little-endian uint32s, as
+// [Buffer.Read].
+func (b *Buffer) ReadUint32(ctx context.Context) ([]uint32, error) {
+	return Read[uint32](ctx, b, 0, int(b.Size()/4))
+}
