@@ -100,6 +100,14 @@ func TestIssue10Isolation(t *testing.T) {
 			b.Release()
 			return nil, [3]uint32{1, 1, 1}, []gpu.Buffer{c, b}
 		}, "buffer is released", false},
+		{"recycled-buffer", countWGSL, 256, func(d *wgpu.Device, c *wgpu.Buffer) (*gpu.Kernel, [3]uint32, []gpu.Buffer) {
+			b, err := d.TempBuffer(256, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Recycle()
+			return nil, [3]uint32{1, 1, 1}, []gpu.Buffer{c, b}
+		}, "buffer is recycled", false},
 	}
 	for _, tc := range cases {
 		for _, checks := range []bool{true, false} {

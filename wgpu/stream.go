@@ -182,8 +182,8 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	}
 	defer leave()
 	for i, b := range bufs {
-		if b.released.Load() {
-			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): buffer is released", p.name, i, p.bindings[i].Name)
+		if err := b.live(op); err != nil {
+			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): %s", p.name, i, p.bindings[i].Name, err.(*Error).Message)
 		}
 	}
 	s := d.lockStream(id)

@@ -124,9 +124,9 @@ import (
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 )
 
-// scopeError converts a popped scope's error, freeing its message; nil if
+// transferScopeError converts a popped scope's error, freeing its message; nil if
 // the scope caught nothing.
-func scopeError(op string, s *C.sgbScope) error {
+func transferScopeError(op string, s *C.sgbScope) error {
 	if s._type == 0 {
 		return nil
 	}
@@ -152,7 +152,7 @@ func (d *Device) queueWrite(op string, buf *gowgpu.Buffer, off uint64, data []by
 	d.scopeMu.Lock()
 	C.sgb_write(deviceRef(d.dev), queueRef(d.queue), bufferRef(buf), C.uint64_t(off), unsafe.Pointer(unsafe.SliceData(data)), C.size_t(len(data)), &s)
 	d.scopeMu.Unlock()
-	return scopeError(op, &s)
+	return transferScopeError(op, &s)
 }
 
 // submitCopy submits a copy of size bytes from src at srcOff to dst at
@@ -167,7 +167,7 @@ func (d *Device) submitCopy(op string, src *gowgpu.Buffer, srcOff uint64, dst *g
 	d.scopeMu.Lock()
 	C.sgb_copy(deviceRef(d.dev), queueRef(d.queue), srcRef, C.uint64_t(srcOff), bufferRef(dst), C.uint64_t(dstOff), C.uint64_t(size), &s)
 	d.scopeMu.Unlock()
-	return scopeError(op, &s)
+	return transferScopeError(op, &s)
 }
 
 // mapWord is C memory a staging buffer's map callback writes status+1
@@ -196,7 +196,7 @@ func (d *Device) readStart(op string, src *gowgpu.Buffer, srcOff uint64, staging
 	d.scopeMu.Lock()
 	ok := C.sgb_read_start(deviceRef(d.dev), queueRef(d.queue), bufferRef(src), C.uint64_t(srcOff), bufferRef(staging), C.uint64_t(size), w.p, &s)
 	d.scopeMu.Unlock()
-	return ok != 0, scopeError(op, &s)
+	return ok != 0, transferScopeError(op, &s)
 }
 
 // readFinish copies the mapped staging buffer into dst and unmaps it.
