@@ -15,6 +15,7 @@ package wgpu
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -48,6 +49,10 @@ type Options struct {
 	// 0 means 1. wgpu-native 0.17 does not report the queue's period; it is
 	// 1 on lavapipe and on most desktop Vulkan drivers.
 	TimestampPeriod float64
+	// Logger receives the messages about this device: WebGPU errors raised
+	// outside any call's error scope. nil means warnings and errors to
+	// slog.Default(). The driver's own log is process-wide: see SetLogger.
+	Logger *slog.Logger
 }
 
 // Device is one WebGPU device and its queue, reached through logical
@@ -157,6 +162,7 @@ func Open(opts Options) (*Device, error) {
 	if d.maxBatch <= 0 {
 		d.maxBatch = DefaultMaxBatch
 	}
+	track(d) // observe.go: Devices
 	return d, nil
 }
 
