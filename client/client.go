@@ -100,9 +100,7 @@ type Client struct {
 	queued []*gpu.Kernel            // kernels waiting for the batch compile, in launch order
 	inQ    map[*gpu.Kernel]struct{} // the set of queued
 
-	stats struct {
-		executed, discarded, compiledNow, queued, batchCompiled, failed atomic.Uint64
-	}
+	stats *counters // its own allocation, so the process totals outlive the client (see ServiceStats)
 }
 
 // New returns a client of svc. Under [PerClient] (the default) it launches
@@ -123,13 +121,16 @@ func newClient(svc gpu.Service, reg *registry.Registry, policy StreamPolicy) *Cl
 	if policy == PerClient {
 		stream = gpu.NewStreamID()
 	}
-	return &Client{
+	c := &Client{
 		svc:    svc,
 		reg:    reg,
 		policy: policy,
 		key:    registry.ServiceStream{Service: svc.ServiceID(), Stream: stream},
 		inQ:    make(map[*gpu.Kernel]struct{}),
+		stats:  new(counters),
 	}
+	track(c)
+	return c
 }
 
 // Fork returns a new client of the same service, registry and policy: on a
@@ -351,13 +352,4 @@ type Stats struct {
 // Flush, Sync, Close) moves from Executed to Failed; one reported through a
 // call made elsewhere (a wgpu Buffer.Read that flushed the stream) is that
 // call's error alone.
-func (c *Client) Stats() Stats {
-	return Stats{
-		Executed:      c.stats.executed.Load(),
-		Discarded:     c.stats.discarded.Load(),
-		CompiledNow:   c.stats.compiledNow.Load(),
-		Queued:        c.stats.queued.Load(),
-		BatchCompiled: c.stats.batchCompiled.Load(),
-		Failed:        c.stats.failed.Load(),
-	}
-}
+func (c *Client) Stats() Stats { return c.stats.load() }

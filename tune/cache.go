@@ -78,7 +78,8 @@ type cacheConfig struct {
 }
 
 // WithCacheLogger sends the cache's warnings (an entry that does not decode,
-// a version-1 file upgraded) to l. By default they are discarded.
+// a version-1 file upgraded) to l. By default they go to slog.Default(),
+// warnings and above.
 func WithCacheLogger(l *slog.Logger) CacheOption { return func(c *cacheConfig) { c.log = l } }
 
 // OpenCache opens the SQLite cache at path, creating it and its directory if
@@ -93,7 +94,7 @@ func WithCacheLogger(l *slog.Logger) CacheOption { return func(c *cacheConfig) {
 // a cache of a newer version. On any error OpenCache returns a nil Cache:
 // the caller decides whether to tune with [NewMemoryCache] instead.
 func OpenCache(path string, opts ...CacheOption) (Cache, error) {
-	cfg := cacheConfig{log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	cfg := cacheConfig{log: defaultLogger()}
 	for _, o := range opts {
 		o(&cfg)
 	}

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"slices"
 	"strings"
@@ -101,7 +100,8 @@ func WithDevice(identity string) Option { return func(t *Tuner) { t.device = ide
 func WithProgress(f func(Progress)) Option { return func(t *Tuner) { t.progress = f } }
 
 // WithLogger sends the tuner's warnings (a cache store that failed) to l.
-// By default they are discarded; each Result also lists its own.
+// By default they go to slog.Default(), warnings and above; each Result
+// also lists its own.
 func WithLogger(l *slog.Logger) Option { return func(t *Tuner) { t.log = l } }
 
 // WithTiming forces the timing method: [TimingWall] even on a service that
@@ -132,6 +132,7 @@ type Tuner struct {
 	forceWall bool                            // written once
 	progress  func(Progress)                  // nil: none; written once
 	log       *slog.Logger                    // written once
+	stats     tunerStats                      // atomic counts
 	decided   *xsync.MapOf[string, *decision] // key → what Pick returns
 
 	measuring chan struct{} // a token, held while measuring: one tune at a time
@@ -175,7 +176,7 @@ func New(c *client.Client, opts ...Option) *Tuner {
 		t.cache = NewMemoryCache()
 	}
 	if t.log == nil {
-		t.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		t.log = defaultLogger()
 	}
 	if t.device == "" {
 		if id, ok := c.Service().(Identifier); ok {
@@ -416,6 +417,7 @@ func (t *Tuner) lookup(op Op) (*decision, bool) {
 	}
 	d := newDecision(names, e.Ranking, &Result{Key: op.Key, Timing: e.Timing, Cached: true, Winner: e.Ranking[0], ranking: e.Ranking})
 	t.decided.Store(op.Key, d)
+	t.countHit()
 	return d, true
 }
 
@@ -428,15 +430,19 @@ func (t *Tuner) tune(ctx context.Context, op Op, callers []gpu.Buffer) (*decisio
 			live = append(live, c)
 		}
 	}
+	t.countMiss()
 	in, release, err := measurementInputs(ctx, op, callers)
 	if err != nil {
+		t.countError()
 		return nil, err
 	}
 	res, err := t.measure(ctx, op, live, in)
 	release()
 	if err != nil {
+		t.countError()
 		return nil, err
 	}
+	t.countTuned()
 	ranking := res.Ranking()
 	if err := t.cache.Store(t.cacheKey(op.Key, op.Candidates), Entry{Ranking: ranking, Timing: res.Timing, Created: time.Now()}); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())

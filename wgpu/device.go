@@ -16,6 +16,7 @@ package wgpu
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -57,6 +58,10 @@ type Options struct {
 	// for [Device.TempBuffer]; 0 means DefaultTempPoolBytes, negative
 	// keeps none ([Buffer.Recycle] then releases).
 	TempPoolBytes int64
+	// Logger receives the messages about this device: WebGPU errors raised
+	// outside any call's error scope. nil means warnings and errors to
+	// slog.Default(). The driver's own log is process-wide: see SetLogger.
+	Logger *slog.Logger
 }
 
 // Device is one WebGPU device and its queue, reached through logical
@@ -179,6 +184,7 @@ func Open(opts Options) (*Device, error) {
 	if d.maxBatch <= 0 {
 		d.maxBatch = DefaultMaxBatch
 	}
+	track(d) // observe.go: Devices
 	return d, nil
 }
 

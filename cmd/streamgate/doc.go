@@ -12,7 +12,11 @@
 //	        every tunable op autotuned on buffers made for the measurement),
 //	        then the real pass with the winners, checked against a CPU
 //	        reference
+//	        (-json: one JSON object, its fields listed in the command's help)
 //	info    the adapters, and the opened device's features and limits
+//	        (-json: one JSON object)
+//	version the module version and the Go version it was built with
+//	        (-json: {"module", "version", "go", "cgo"})
 //	bench   the registry and launch benchmarks in one process: a Markdown
 //	        table of ns/op, allocs/op and ratios to the baselines, and a
 //	        chart of Mode's ns/op against k (PNG and SVG)

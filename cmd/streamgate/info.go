@@ -20,8 +20,70 @@ func init() {
 }
 
 func infoFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
-	fs := newFlagSet("info", infoSummary+".")
-	return fs, func(_ context.Context, stdout, stderr io.Writer) int { return info(stdout, stderr) }
+	fs := newFlagSet("info", infoSummary+".\n\n"+
+		"With -json it prints one JSON object instead:\n"+
+		`  {"adapters": [ADAPTER...], "device": ADAPTER + {"identity": "...", "limits": {"MaxBufferSize": N, ...}}}`+"\n"+
+		`where ADAPTER is {"name", "vendor", "vendor_id", "device_id", "driver", "architecture",`+"\n"+
+		`"backend", "type", "timestamps"}; the limits keep WebGPU's names.`)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	return fs, func(_ context.Context, stdout, stderr io.Writer) int {
+		if *asJSON {
+			return infoJSON(stdout, stderr)
+		}
+		return info(stdout, stderr)
+	}
+}
+
+// adapterJSON is an adapter in info -json.
+type adapterJSON struct {
+	Name         string `json:"name"`
+	Vendor       string `json:"vendor"`
+	VendorID     uint32 `json:"vendor_id"`
+	DeviceID     uint32 `json:"device_id"`
+	Driver       string `json:"driver"`
+	Architecture string `json:"architecture"`
+	Backend      string `json:"backend"`
+	Type         string `json:"type"`
+	Timestamps   bool   `json:"timestamps"`
+}
+
+func adapterOf(a wgpu.AdapterInfo) adapterJSON {
+	return adapterJSON{a.Name, a.Vendor, a.VendorID, a.DeviceID, a.Driver, a.Architecture, a.Backend.String(), a.Type.String(), a.Timestamps}
+}
+
+// infoJSON is info -json.
+func infoJSON(stdout, stderr io.Writer) int {
+	adapters, err := wgpu.Adapters()
+	if err != nil {
+		fmt.Fprintf(stderr, "streamgate info: listing adapters: %v\n", err)
+		return 1
+	}
+	var out struct {
+		Adapters []adapterJSON `json:"adapters"`
+		Device   struct {
+			adapterJSON
+			Identity string         `json:"identity"`
+			Limits   map[string]any `json:"limits"`
+		} `json:"device"`
+	}
+	out.Adapters = []adapterJSON{}
+	for _, a := range adapters {
+		out.Adapters = append(out.Adapters, adapterOf(a))
+	}
+	d, err := wgpu.Open(wgpu.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "streamgate info: opening the device: %v\n", err)
+		return 1
+	}
+	defer d.Close()
+	out.Device.adapterJSON = adapterOf(d.Info())
+	out.Device.Identity = d.AdapterIdentity()
+	out.Device.Limits = map[string]any{}
+	lim := reflect.ValueOf(d.Limits())
+	for f := range lim.NumField() {
+		out.Device.Limits[lim.Type().Field(f).Name] = lim.Field(f).Interface()
+	}
+	return writeJSON(stdout, out)
 }
 
 // info prints the adapters, then the device streamgate opens by default. It

@@ -32,6 +32,39 @@ type warmupConfig struct {
 	cachePath string
 	cacheErr  error // why there is no default cache path, if there is none
 	timing    string
+	json      bool // print one JSON object (warmupReport), not the text
+}
+
+// warmupReport is what warmup -json prints, as one JSON object; its field
+// names are stable.
+type warmupReport struct {
+	Adapter string `json:"adapter"` // the adapter, as describeAdapter formats it
+	Cache   string `json:"cache"`   // the tune cache file asked for; "" for none
+	Warmup  struct {
+		Seconds             float64 `json:"seconds"`
+		PipelinesCompiled   int64   `json:"pipelines_compiled"`
+		CandidateKernels    int     `json:"candidate_kernels"`
+		LaunchesDiscarded   uint64  `json:"launches_discarded"`
+		LaunchesCompiledNow uint64  `json:"launches_compiled_now"`
+		MeasurementLaunches uint64  `json:"measurement_launches"`
+		Ops                 int     `json:"ops"`
+		OpsCached           int     `json:"ops_cached"` // ops whose winner came from the tune cache
+	} `json:"warmup"`
+	Real struct {
+		Steps             int               `json:"steps"`
+		Kernels           map[string]string `json:"kernels"` // op → the winner that ran
+		MeanStepSeconds   float64           `json:"mean_step_seconds"`
+		BestStepSeconds   float64           `json:"best_step_seconds"`
+		LaunchesExecuted  uint64            `json:"launches_executed"`
+		LaunchesDiscarded uint64            `json:"launches_discarded"`
+		PipelinesCompiled int64             `json:"pipelines_compiled"` // 0: the warm-up compiled everything
+	} `json:"real"`
+	Check struct {
+		Passed          bool    `json:"passed"`
+		MatmulMaxError  float64 `json:"matmul_max_error"`
+		SoftmaxMaxError float64 `json:"softmax_max_error"`
+		SumError        float64 `json:"sum_error"`
+	} `json:"check"`
 }
 
 func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
@@ -41,7 +74,15 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 		"the sum of S; each op picks its kernel through the tuner by op and shape\n"+
 		"class. The warm-up pass runs the step once under process mode\n"+
 		"CompileAndAutotune; the real pass runs it -steps times under Execute.\n"+
-		"A second run finds the winners in the tune cache and measures nothing.")
+		"A second run finds the winners in the tune cache and measures nothing.\n\n"+
+		"With -json it prints one JSON object instead of the text (tune progress\n"+
+		"still goes to stderr):\n"+
+		`  {"adapter", "cache",`+"\n"+
+		`   "warmup": {"seconds", "pipelines_compiled", "candidate_kernels", "launches_discarded",`+"\n"+
+		`              "launches_compiled_now", "measurement_launches", "ops", "ops_cached"},`+"\n"+
+		`   "real": {"steps", "kernels": {op: winner}, "mean_step_seconds", "best_step_seconds",`+"\n"+
+		`            "launches_executed", "launches_discarded", "pipelines_compiled"},`+"\n"+
+		`   "check": {"passed", "matmul_max_error", "softmax_max_error", "sum_error"}}`)
 	fs.IntVar(&cfg.M, "m", 256, "rows of A and C")
 	fs.IntVar(&cfg.N, "n", 256, "columns of B and C")
 	fs.IntVar(&cfg.K, "k", 256, "columns of A, rows of B")
@@ -50,6 +91,7 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 	def, err := tune.DefaultCachePath()
 	cfg.cacheErr = err
 	fs.StringVar(&cfg.cachePath, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
+	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		switch {
@@ -68,10 +110,20 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 }
 
 // warmup runs the demo; see warmupFlags. It returns the exit status.
-func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int {
+func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (code int) {
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(stderr, "streamgate warmup: "+format+"\n", args...)
 		return 1
+	}
+	var rep warmupReport
+	if cfg.json {
+		text := stdout
+		stdout = io.Discard
+		defer func() {
+			if code == 0 {
+				code = writeJSON(text, rep)
+			}
+		}()
 	}
 	d, err := wgpu.Open(wgpu.Options{})
 	if errors.Is(err, wgpu.ErrNoAdapter) {
@@ -85,6 +137,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 	fmt.Fprintf(stdout, "streamgate warmup: C = A·B (%d×%d · %d×%d), row softmax of C, sum of the softmax; %d real steps\n",
 		cfg.M, cfg.K, cfg.K, cfg.N, cfg.steps)
 	fmt.Fprintf(stdout, "adapter: %s\n", describeAdapter(d.Info()))
+	rep.Adapter, rep.Cache = describeAdapter(d.Info()), cfg.cachePath
 	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, stdout, stderr)
 	defer cache.Close()
 
@@ -135,6 +188,11 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 			cached++
 		}
 	}
+	rep.Warmup.Seconds = warmTime.Seconds()
+	rep.Warmup.PipelinesCompiled, rep.Warmup.CandidateKernels = warmCompiles, w.kernels
+	rep.Warmup.LaunchesDiscarded, rep.Warmup.LaunchesCompiledNow = warmStats.Discarded, warmStats.CompiledNow
+	rep.Warmup.MeasurementLaunches = warmStats.Executed
+	rep.Warmup.Ops, rep.Warmup.OpsCached = len(w.ops), cached
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, w.kernels)
 	fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
@@ -171,9 +229,16 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 	realCompiles := d.Compiles() - compiles1
 	realStats := c.Stats()
 	var winners []string
+	rep.Real.Kernels = map[string]string{}
 	for i, o := range w.ops {
 		winners = append(winners, o.name+"="+ran[i].Ran)
+		rep.Real.Kernels[o.name] = ran[i].Ran
 	}
+	rep.Real.Steps = cfg.steps
+	rep.Real.MeanStepSeconds, rep.Real.BestStepSeconds = (total / time.Duration(cfg.steps)).Seconds(), best.Seconds()
+	rep.Real.LaunchesExecuted = realStats.Executed - warmStats.Executed
+	rep.Real.LaunchesDiscarded = realStats.Discarded - warmStats.Discarded
+	rep.Real.PipelinesCompiled = realCompiles
 	fmt.Fprintf(stdout, "  kernels:                   %s\n", strings.Join(winners, " "))
 	fmt.Fprintf(stdout, "  time per step:             %v (mean of %d; best %v), launch to result\n",
 		(total / time.Duration(cfg.steps)).Round(time.Microsecond), cfg.steps, best.Round(time.Microsecond))
@@ -205,6 +270,8 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 		fmt.Fprintf(stdout, "  CPU check:                 FAILED\n")
 		return fail("CPU check failed:\n%v", err)
 	}
+	rep.Check.Passed = true
+	rep.Check.MatmulMaxError, rep.Check.SoftmaxMaxError, rep.Check.SumError = mmErr, smErr, sumErr
 	fmt.Fprintf(stdout, "  CPU check:                 passed (matmul max error %.2g, softmax max error %.2g, sum %.7g error %.2g)\n",
 		mmErr, smErr, gotSum[0], sumErr)
 	return 0

@@ -1,0 +1,62 @@
+package metrics_test
+
+import (
+	"encoding/json"
+	"expvar"
+	"fmt"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/metrics"
+	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
+	_ "github.com/streamgate/streamgate/tune"
+)
+
+func TestMain(m *testing.M) {
+	// Importing every package (this binary links them all) publishes
+	// nothing: only Publish does.
+	if v := expvar.Get(metrics.Name); v != nil {
+		fmt.Fprintf(os.Stderr, "expvar.Get(%q) = %v before Publish, want nil\n", metrics.Name, v)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+func TestRead(t *testing.T) {
+	reg := registry.New()
+	svc := streamgatetest.NewService()
+	c := client.New(svc, client.WithRegistry(reg))
+	defer c.Close()
+	require.NoError(t, c.Launch(kernel, [3]uint32{1, 1, 1}))
+	o := c.Measure()
+	reg.SetProcessMode(registry.ProcessCompile)
+	require.NoError(t, c.Launch(kernel, [3]uint32{1, 1, 1}))
+	o.Release()
+	require.NoError(t, c.Launch(kernel, [3]uint32{1, 1, 1}))
+
+	s := metrics.Read(metrics.WithRegistry(reg))
+	id := strconv.FormatUint(uint64(svc.ServiceID()), 10)
+	assert.Equal(t, metrics.Service{LaunchesExecuted: 2, LaunchesDiscarded: 1}, s.Services[id])
+	assert.Equal(t, metrics.Registry{ProcessMode: "Compile"}, s.Registry)
+
+	o = c.Measure()
+	defer o.Release()
+	assert.Equal(t, 1, metrics.Read(metrics.WithRegistry(reg)).Registry.OverridesLiveExecute)
+}
+
+func TestPublish(t *testing.T) {
+	const name = "streamgate_test_publish"
+	v := metrics.Publish(name)
+	require.NotNil(t, expvar.Get(name))
+	var s metrics.Snapshot
+	require.NoError(t, json.Unmarshal([]byte(v.String()), &s))
+	assert.Equal(t, registry.Default.ProcessMode().String(), s.Registry.ProcessMode)
+	assert.NotNil(t, s.Services)
+	assert.Panics(t, func() { metrics.Publish(name) }, "a second Publish of a name panics, as expvar.Publish does")
+}

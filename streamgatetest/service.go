@@ -1,0 +1,241 @@
+package streamgatetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/lockfree"
+	"github.com/streamgate/streamgate/registry"
+)
+
+// Launch is one recorded dispatch.
+type Launch struct {
+	Kernel     *gpu.Kernel
+	Workgroups [3]uint32
+	Bindings   []gpu.Buffer
+}
+
+// Service is an in-memory [gpu.Service] for fast unit tests of code that
+// launches through a client.Client or a tune.Tuner: it compiles nothing and
+// runs nothing, it records what it was asked to do. A kernel "compiles"
+// unless [Service.Fail] names it; a launch is recorded as pending on its
+// stream, and Flush, Sync and CloseStream move a stream's pending launches
+// to its submitted ones. Buffers come from [Service.NewBuffer]; a launch
+// binding any other buffer fails. Tests of real GPU work use [OpenDevice].
+//
+// A Service is safe for concurrent use by multiple goroutines. The zero
+// value is not usable; use [NewService]. Compiled never blocks and never
+// allocates, as a real service's must not.
+type Service struct {
+	id       registry.ServiceID
+	compiled lockfree.Value[map[[32]byte]struct{}] // copy-on-write set of compiled kernel keys
+
+	mu        sync.Mutex                     // guards the fields below
+	fail      map[string]error               // kernel name → its compile error
+	compiles  map[string]int                 // kernel name → compiles done
+	pending   map[registry.StreamID][]Launch // recorded, not flushed
+	submitted map[registry.StreamID][]Launch // flushed
+	executed  map[string]int                 // kernel name → launches submitted
+	syncs     map[registry.StreamID]int      // Sync calls per stream
+	closed    map[registry.StreamID]int      // CloseStream calls per stream
+	batches   [][]string                     // Precompile batches, by kernel name
+}
+
+// NewService returns an empty service with a fresh process-unique id.
+func NewService() *Service {
+	return &Service{
+		id:        gpu.NewServiceID(),
+		fail:      map[string]error{},
+		compiles:  map[string]int{},
+		pending:   map[registry.StreamID][]Launch{},
+		submitted: map[registry.StreamID][]Launch{},
+		executed:  map[string]int{},
+		syncs:     map[registry.StreamID]int{},
+		closed:    map[registry.StreamID]int{},
+	}
+}
+
+// Fail makes kernels named name fail to compile with err.
+func (s *Service) Fail(name string, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fail[name] = err
+}
+
+// NewBuffer returns a buffer of this service.
+func (s *Service) NewBuffer(size uint64) *Buffer { return &Buffer{size: size, owner: s} }
+
+// ServiceID implements gpu.Service.
+func (s *Service) ServiceID() registry.ServiceID { return s.id }
+
+// Compiled implements gpu.Service without locking or allocating.
+func (s *Service) Compiled(k *gpu.Kernel) bool {
+	m := s.compiled.Load()
+	if m == nil {
+		return false
+	}
+	_, ok := (*m)[k.Key()]
+	return ok
+}
+
+// Compile implements gpu.Service.
+func (s *Service) Compile(ctx context.Context, k *gpu.Kernel) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if s.Compiled(k) {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Compiled(k) {
+		return nil
+	}
+	if err := s.fail[k.Name()]; err != nil {
+		return fmt.Errorf("streamgatetest: compile %v: %w", k, err)
+	}
+	s.compiles[k.Name()]++
+	s.compiled.Update(func(old *map[[32]byte]struct{}) *map[[32]byte]struct{} {
+		next := make(map[[32]byte]struct{}, 1)
+		if old != nil {
+			for key := range *old {
+				next[key] = struct{}{}
+			}
+		}
+		next[k.Key()] = struct{}{}
+		return &next
+	})
+	return nil
+}
+
+// Precompile implements gpu.Service.
+func (s *Service) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
+	names := make([]string, len(ks))
+	var errs []error
+	for i, k := range ks {
+		names[i] = k.Name()
+		if err := s.Compile(ctx, k); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	s.mu.Lock()
+	s.batches = append(s.batches, names)
+	s.mu.Unlock()
+	return errors.Join(errs...)
+}
+
+// Launch implements gpu.Service: it compiles k and records the dispatch.
+func (s *Service) Launch(stream registry.StreamID, k *gpu.Kernel, wg [3]uint32, bindings ...gpu.Buffer) error {
+	for i, b := range bindings {
+		fb, ok := b.(*Buffer)
+		if !ok || fb.owner != s {
+			return fmt.Errorf("streamgatetest: launch %v: binding %d is not a buffer of this service", k, i)
+		}
+	}
+	if err := s.Compile(context.Background(), k); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pending[stream] = append(s.pending[stream], Launch{Kernel: k, Workgroups: wg, Bindings: append([]gpu.Buffer(nil), bindings...)})
+	return nil
+}
+
+// Flush implements gpu.Service.
+func (s *Service) Flush(stream registry.StreamID) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, l := range s.pending[stream] {
+		s.executed[l.Kernel.Name()]++
+	}
+	s.submitted[stream] = append(s.submitted[stream], s.pending[stream]...)
+	delete(s.pending, stream)
+	return nil
+}
+
+// CloseStream implements gpu.Service: it flushes the stream and
+// forgets its pending list.
+func (s *Service) CloseStream(stream registry.StreamID) error {
+	if err := s.Flush(stream); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed[stream]++
+	return nil
+}
+
+// Closed returns how many times stream was closed.
+func (s *Service) Closed(stream registry.StreamID) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed[stream]
+}
+
+// Sync implements gpu.Service.
+func (s *Service) Sync(ctx context.Context, stream registry.StreamID) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	s.syncs[stream]++
+	s.mu.Unlock()
+	return s.Flush(stream)
+}
+
+// Compiles returns how many times kernels named name were compiled.
+func (s *Service) Compiles(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.compiles[name]
+}
+
+// Executed returns how many launches of kernels named name were submitted.
+func (s *Service) Executed(name string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.executed[name]
+}
+
+// Pending returns the launches recorded on stream and not yet flushed.
+func (s *Service) Pending(stream registry.StreamID) []Launch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Launch(nil), s.pending[stream]...)
+}
+
+// Submitted returns the launches flushed on stream.
+func (s *Service) Submitted(stream registry.StreamID) []Launch {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Launch(nil), s.submitted[stream]...)
+}
+
+// Batches returns the Precompile batches, each as its kernels' names.
+func (s *Service) Batches() [][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]string(nil), s.batches...)
+}
+
+// Syncs returns how many times stream was synced.
+func (s *Service) Syncs(stream registry.StreamID) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.syncs[stream]
+}
+
+// Buffer is a buffer of a [Service]: a size and nothing else. It is a
+// plain value, safe to share.
+type Buffer struct {
+	size  uint64
+	owner *Service
+}
+
+// Size implements gpu.Buffer.
+func (b *Buffer) Size() uint64 { return b.size }
+
+var _ gpu.Service = (*Service)(nil)

@@ -1,0 +1,98 @@
+//go:build cgo
+
+package wgpu_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+func TestDevicesAndCounts(t *testing.T) {
+	d := openTestDevice(t)
+	if !slices.Contains(wgpu.Devices(), d) {
+		t.Fatalf("Devices() does not list an open device")
+	}
+	c0 := d.Counts()
+	b := mustBuffer(t, d, 16)
+	if err := d.Launch(gpu.NewStreamID(), incKernel, [3]uint32{1, 1, 1}, b); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Read(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	c := d.Counts()
+	if c.BuffersLive != c0.BuffersLive+1 || c.StreamsLive != c0.StreamsLive+1 || c.Compiles != c0.Compiles+1 || c.PipelinesCached != c0.PipelinesCached+1 {
+		t.Errorf("Counts() = %+v after a buffer, a stream and a kernel, was %+v", c, c0)
+	}
+	b.Release()
+	if got := d.Counts().BuffersLive; got != c0.BuffersLive {
+		t.Errorf("Counts().BuffersLive = %d after Release, want %d", got, c0.BuffersLive)
+	}
+	d.Close()
+	if slices.Contains(wgpu.Devices(), d) {
+		t.Errorf("Devices() lists a closed device")
+	}
+	if got := d.Counts(); got.BuffersLive != 0 || got.PipelinesCached != 0 {
+		t.Errorf("Counts() = %+v after Close, want nothing held", got)
+	}
+}
+
+func TestEnumStrings(t *testing.T) {
+	tests := []struct {
+		v    interface{ String() string }
+		want string
+	}{
+		{wgpu.PowerPreferenceDefault, "Default"},
+		{wgpu.PowerPreferenceLowPower, "LowPower"},
+		{wgpu.PowerPreferenceHighPerformance, "HighPerformance"},
+		{wgpu.PowerPreference(9), "Unknown"},
+		{wgpu.LogOff, "Off"},
+		{wgpu.LogWarn, "Warn"},
+		{wgpu.LogTrace, "Trace"},
+		{wgpu.LogLevel(9), "Unknown"},
+	}
+	for _, tc := range tests {
+		if got := tc.v.String(); got != tc.want {
+			t.Errorf("%#v.String() = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the driver's threads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestSetLoggerGetsTheDriverLog(t *testing.T) {
+	var buf syncBuffer
+	wgpu.SetLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug - 4})))
+	wgpu.SetLogLevel(wgpu.LogInfo)
+	defer func() {
+		wgpu.SetLogLevel(wgpu.LogError)
+		wgpu.SetLogger(nil)
+	}()
+	openTestDevice(t).Close()
+	if !bytes.Contains([]byte(buf.String()), []byte("component=wgpu-native")) {
+		t.Errorf("the driver's log at Info has no message from opening a device: %q", buf.String())
+	}
+}
