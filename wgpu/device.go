@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime/cgo"
 	"sync"
 	"sync/atomic"
 
@@ -118,6 +119,7 @@ type Device struct {
 	buffersCreated atomic.Int64 // buffers NewBuffer created
 
 	closeHook  func(*Device) // written once (tests): runs in Close before the device is released
+	handle     cgo.Handle    // written once: d, for the uncaptured-error callback; deleted by Close
 	compiles   atomic.Int64  // pipelines built (tests read it)
 	skipChecks bool          // written once (tests): Launch skips the front-end's size and usage checks
 }
@@ -158,7 +160,6 @@ func Open(opts Options) (*Device, error) {
 		inst.Release()
 		return nil, &Error{Op: "Open", Type: ErrorTypeInternal, Message: "request device: " + err.Error()}
 	}
-	setUncapturedErrorCallback(dev)
 	d := &Device{
 		id:         gpu.NewServiceID(),
 		opts:       opts,
@@ -176,6 +177,8 @@ func Open(opts Options) (*Device, error) {
 		buffers:    map[*Buffer]struct{}{},
 	}
 	d.info.Timestamps = d.hasTS
+	d.handle = cgo.NewHandle(d)
+	setUncapturedErrorCallback(dev, d.handle)
 	d.leave = d.life.RUnlock
 	d.staging.all = map[*staging]struct{}{}
 	d.staging.limit = poolLimit(opts.StagingPoolBytes, DefaultStagingPoolBytes)
@@ -317,6 +320,7 @@ func (d *Device) Close() error {
 	}
 	d.queue.Release()
 	d.dev.Release()
+	d.handle.Delete()
 	d.adapter.Release()
 	d.inst.Release()
 	d.torn.Store(true)

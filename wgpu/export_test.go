@@ -53,3 +53,14 @@ func SkipLaunchChecks(d *Device) { d.skipChecks = true }
 
 // LiveStatusWords returns how many C status words are allocated.
 func LiveStatusWords() int64 { return liveStatusWords() }
+
+// RaiseUncaptured raises a validation error outside every error scope on
+// b's device: it unmaps b, which is not mapped.
+func RaiseUncaptured(b *Buffer) {
+	leave, err := b.d.enter("test")
+	if err != nil {
+		return
+	}
+	defer leave()
+	unmapUnscoped(b.buf)
+}

@@ -47,6 +47,7 @@ extern void wgpuDeviceSetUncapturedErrorCallback(void *device, sgErrorCallback c
 extern void wgpuBufferMapAsync(void *buffer, uint32_t mode, size_t offset, size_t size, sgStatusCallback callback, void *userdata);
 extern void const *wgpuBufferGetConstMappedRange(void *buffer, size_t offset, size_t size);
 extern void wgpuQueueOnSubmittedWorkDone(void *queue, sgStatusCallback callback, void *userdata);
+extern void wgpuBufferUnmap(void *buffer);
 extern void *wgpuCommandEncoderBeginComputePass(void *encoder, void const *descriptor);
 extern void wgpuComputePassEncoderSetPipeline(void *pass, void *pipeline);
 extern void wgpuComputePassEncoderSetBindGroup(void *pass, uint32_t groupIndex, void *group, size_t dynamicOffsetCount, uint32_t const *dynamicOffsets);
@@ -151,15 +152,26 @@ static void sg_encode_pass(uintptr_t device, uintptr_t encoder, sgLaunch const *
 	wgpuDevicePopErrorScope((void *)device, sg_scope_cb, scope);
 }
 
+// sg_buffer_unmap_unscoped unmaps outside any error scope: tests use it to
+// raise an uncaptured error on purpose.
+static void sg_buffer_unmap_unscoped(uintptr_t buffer) { wgpuBufferUnmap((void *)buffer); }
+
 static uint64_t sg_uncaptured_count;
+
+// sgUncapturedError is Go's (uncaptured.go): it logs to the device's logger.
+extern void sgUncapturedError(uintptr_t handle, uint32_t type, char *message);
 
 static void sg_uncaptured_cb(uint32_t type, char const *message, void *userdata) {
 	__atomic_add_fetch(&sg_uncaptured_count, 1, __ATOMIC_SEQ_CST);
-	fprintf(stderr, "wgpu: uncaptured WebGPU error (type %u): %s\n", type, message ? message : "");
+	if (userdata != NULL) {
+		sgUncapturedError((uintptr_t)userdata, type, (char *)(message ? message : ""));
+	} else {
+		fprintf(stderr, "wgpu: uncaptured WebGPU error (type %u): %s\n", type, message ? message : "");
+	}
 }
 
-static void sg_set_uncaptured(uintptr_t device) {
-	wgpuDeviceSetUncapturedErrorCallback((void *)device, sg_uncaptured_cb, NULL);
+static void sg_set_uncaptured(uintptr_t device, uintptr_t handle) {
+	wgpuDeviceSetUncapturedErrorCallback((void *)device, sg_uncaptured_cb, (void *)handle);
 }
 
 static uint64_t sg_uncaptured(void) { return __atomic_load_n(&sg_uncaptured_count, __ATOMIC_SEQ_CST); }
@@ -167,6 +179,7 @@ static uint64_t sg_uncaptured(void) { return __atomic_load_n(&sg_uncaptured_coun
 import "C"
 
 import (
+	"runtime/cgo"
 	"unsafe"
 
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
@@ -334,10 +347,15 @@ func onSubmittedWorkDone(q *gowgpu.Queue, st statusWord) {
 }
 
 // setUncapturedErrorCallback makes errors raised outside an error scope on
-// dev count (and print to stderr) instead of aborting the process.
-func setUncapturedErrorCallback(dev *gowgpu.Device) {
-	C.sg_set_uncaptured(deviceRef(dev))
+// dev count and go to the logger of the device h holds (a cgo.Handle of a
+// *Device), instead of aborting the process.
+func setUncapturedErrorCallback(dev *gowgpu.Device, h cgo.Handle) {
+	C.sg_set_uncaptured(deviceRef(dev), C.uintptr_t(h))
 }
+
+// unmapUnscoped unmaps buf outside any error scope (tests: an unmapped
+// buffer's unmap is an uncaptured validation error).
+func unmapUnscoped(buf *gowgpu.Buffer) { C.sg_buffer_unmap_unscoped(bufferRef(buf)) }
 
 // uncapturedErrors returns how many errors escaped every error scope in this
 // process.
