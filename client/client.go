@@ -101,7 +101,17 @@ type Client struct {
 	inQ    map[*gpu.Kernel]struct{} // the set of queued
 
 	stats *counters // its own allocation, so the process totals outlive the client (see ServiceStats)
+
+	// scratch holds an executed launch's bindings while the service reads
+	// them (gpu.Service.Launch does not keep them), so that the caller's
+	// variadic slice never escapes and nothing is allocated; scratchBusy
+	// is set while one launch uses it (a concurrent one copies instead).
+	scratchBusy atomic.Bool
+	scratch     [scratchLen]gpu.Buffer
 }
+
+// scratchLen is how many bindings a launch can pass without allocating.
+const scratchLen = 8
 
 // New returns a client of svc. Under [PerClient] (the default) it launches
 // on a fresh stream; under [Single], on [SingleStream].
@@ -159,9 +169,9 @@ func (c *Client) Mode() registry.StreamMode { return c.reg.Resolve(c.key) }
 // [registry.ProcessCompileAndAutotune] when k fails to compile; under other
 // process modes a compile error comes from the batch compile.
 //
-// A discarded launch of an already compiled kernel does not allocate; an
-// executed launch allocates one copy of the bindings slice, since the
-// service may keep it.
+// A discarded launch of an already compiled kernel does not allocate, nor
+// does an executed launch with up to 8 buffers (unless another goroutine is
+// launching through the same client at that instant).
 func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
 	if c.closed.Load() {
 		return ErrClosed
@@ -179,20 +189,36 @@ func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buf
 	return c.discardMiss(k)
 }
 
-// execute hands the launch to the service. It copies bindings, so the
-// caller's variadic slice never escapes through the interface call: a
-// discarded launch then allocates nothing.
+// execute hands the launch to the service. It copies bindings (into the
+// client's scratch array, or a new slice when a concurrent launch holds
+// it), so the caller's variadic slice never escapes through the interface
+// call: neither a discarded nor an executed launch allocates.
 func (c *Client) execute(k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) error {
-	bs := make([]gpu.Buffer, len(bindings))
-	copy(bs, bindings)
-	err := c.svc.Launch(c.key.Stream, k, workgroups, bs...)
-	var le *gpu.LaunchError
-	if err != nil && !errors.As(err, &le) {
+	var err error
+	if len(bindings) <= scratchLen && c.scratchBusy.CompareAndSwap(false, true) {
+		bs := c.scratch[:len(bindings)]
+		copy(bs, bindings)
+		err = c.svc.Launch(c.key.Stream, k, workgroups, bs...)
+		clear(bs) // keep no buffer alive
+		c.scratchBusy.Store(false)
+	} else {
+		bs := make([]gpu.Buffer, len(bindings))
+		copy(bs, bindings)
+		err = c.svc.Launch(c.key.Stream, k, workgroups, bs...)
+	}
+	if err != nil && !isLaunchError(err) {
 		return err // refused: nothing recorded
 	}
 	// Recorded; a LaunchError is from the batch this launch completed.
 	c.stats.executed.Add(1)
 	return c.observe(err)
+}
+
+// isLaunchError reports whether err holds a [*gpu.LaunchError] (out of
+// line: its errors.As target would otherwise be allocated on every launch).
+func isLaunchError(err error) bool {
+	var le *gpu.LaunchError
+	return errors.As(err, &le)
 }
 
 // observe takes the launches of this client's stream that err reports as

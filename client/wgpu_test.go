@@ -361,3 +361,23 @@ fn main() {
 		})
 	}
 }
+
+// TestExecutedLaunchAllocatesNothing: an executed launch through a client on
+// the real device allocates nothing once its kernel is compiled and its
+// bind group cached (issue 14).
+func TestExecutedLaunchAllocatesNothing(t *testing.T) {
+	d := gputest.Open(t)
+	r := registry.New()
+	c := client.New(d, client.WithRegistry(r))
+	defer c.Close()
+	buf := newCounter(t, d)
+	launchN(t, c, buf, 2) // compile, bind group
+	if allocs := testing.AllocsPerRun(200, func() {
+		if err := c.Launch(counter, [3]uint32{0, 0, 0}, buf); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("executed Launch allocates %.1f times, want 0", allocs)
+	}
+	require.NoError(t, c.Sync(context.Background()))
+}

@@ -425,3 +425,25 @@ func TestCloseStreamRacesLaunch(t *testing.T) {
 		t.Errorf("x[0] = %d, want %d: launches were lost to a closed stream", v[0], launchers*each)
 	}
 }
+
+// TestLaunchAllocatesNothing: an executed launch of a compiled kernel with
+// a cached bind group allocates nothing (issue 14).
+func TestLaunchAllocatesNothing(t *testing.T) {
+	d := openTestDevice(t)
+	x := mustBuffer(t, d, 256)
+	for range 2 {
+		if err := d.Launch(7, incKernel, [3]uint32{0, 0, 0}, x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if allocs := testing.AllocsPerRun(200, func() {
+		if err := d.Launch(7, incKernel, [3]uint32{0, 0, 0}, x); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("Launch allocates %.1f times, want 0", allocs)
+	}
+	if err := d.Sync(context.Background(), 7); err != nil {
+		t.Fatal(err)
+	}
+}
