@@ -64,8 +64,8 @@ type stream struct {
 	encErr    error                   // encoding into enc failed: the flush isolates
 	seq       uint64                  // launches accepted on this stream
 	used      map[*bindGroup]struct{} // bind groups the batch uses
-	lastKey   bgKey                   // key of the last launch's bind group
-	lastBG    *bindGroup              // its bind group (may be released: check buffers first)
+	recent    [recentBGs]recentBG     // the bind groups of the last launches (may be released: check buffers first)
+	nextSlot  int                     // the slot of recent to replace next
 	submitted bool                    // something was submitted on this stream
 	closed    bool                    // CloseStream removed it from d.streams: use a fresh one
 }
@@ -188,12 +188,13 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	}
 	s := d.lockStream(id)
 	defer s.mu.Unlock()
-	bg := s.lastBG
-	if bg == nil || s.lastKey != key {
+	bg := s.recentBG(&key)
+	if bg == nil {
 		if bg, err = d.bindGroupFor(op, key, bufs); err != nil {
 			return err
 		}
-		s.lastKey, s.lastBG = key, bg
+		s.recent[s.nextSlot] = recentBG{key: key, bg: bg}
+		s.nextSlot = (s.nextSlot + 1) % recentBGs
 	}
 	s.useLocked(bg)
 	s.seq++
@@ -201,6 +202,27 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	s.native = append(s.native, nativeLaunch{pipeline: p.ref, bindGroup: bg.ref, x: workgroups[0], y: workgroups[1], z: workgroups[2]})
 	if len(s.batch) >= d.maxBatch {
 		return s.flushLocked(op)
+	}
+	return nil
+}
+
+// recentBGs is how many recent bind groups a stream remembers, so that a
+// loop alternating a few kernels finds its bind groups without the device's
+// map.
+const recentBGs = 4
+
+type recentBG struct {
+	key bgKey
+	bg  *bindGroup
+}
+
+// recentBG returns the bind group of a recent launch with key, or nil. The
+// caller has checked that the key's buffers are live, so the bind group is.
+func (s *stream) recentBG(key *bgKey) *bindGroup {
+	for i := range s.recent {
+		if r := &s.recent[i]; r.bg != nil && r.key == *key {
+			return r.bg
+		}
 	}
 	return nil
 }
@@ -452,7 +474,7 @@ func (d *Device) flushStream(op string, id gpu.StreamID, retire bool) error {
 	err = s.flushLocked(op)
 	if retire {
 		s.closed = true
-		s.lastBG = nil
+		s.recent = [recentBGs]recentBG{}
 		d.streams.Delete(id)
 	}
 	return err
