@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -33,6 +34,7 @@ type benchConfig struct {
 	cpus      []int          // GOMAXPROCS values (readers) of the PerCPU cases
 	run       *regexp.Regexp // selects cases by name
 	out       string         // directory for the chart and the table
+	count     int            // interleaved repetitions of every case
 }
 
 func benchFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
@@ -44,15 +46,25 @@ once per -cpu value n with GOMAXPROCS n, so n parallel readers (as go test
 -cpu does). With n above the machine's cores the readers time-slice. Launch
 cases run at the machine's GOMAXPROCS. The ratio column is ns/op divided by
 the baseline's (the seed design for registry cases, raw go-webgpu in one pass
-for launch cases) at the same GOMAXPROCS: below 1 is faster.`)
+for launch cases) at the same GOMAXPROCS: below 1 is faster.
+
+Every case runs -count times, interleaved (each round runs every case once,
+A B C A B C ...), and the table gives the median ns/op with the min–max of
+the rounds; ratios are of medians. Allocations and metrics are the median
+round's.`)
 	var cfg benchConfig
 	var cpus, run string
-	fs.StringVar(&cfg.benchtime, "benchtime", "300ms", "run each case for this long, or Nx for N iterations (go test -benchtime)")
+	fs.StringVar(&cfg.benchtime, "benchtime", "100ms", "run each case for this long per round, or Nx for N iterations (go test -benchtime)")
+	fs.IntVar(&cfg.count, "count", 5, "rounds: every case runs once per round, rounds interleaved; the table gives medians and min–max")
 	fs.StringVar(&cpus, "cpu", "1,2,4,8", "comma-separated GOMAXPROCS values (parallel readers) for the registry cases")
 	fs.StringVar(&run, "run", "", "run only the cases whose name (e.g. Mode/impl=seed/k=8) matches this regexp")
 	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), "directory for the chart (bench-mode.png, bench-mode.svg) and the table (bench.md)")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		var err error
+		if cfg.count < 1 {
+			fmt.Fprintf(stderr, "streamgate bench: -count %d: want at least 1\n", cfg.count)
+			return 2
+		}
 		if cfg.cpus, err = parseCPUs(cpus); err != nil {
 			fmt.Fprintf(stderr, "streamgate bench: -cpu: %v\n", err)
 			return 2
@@ -77,12 +89,37 @@ func parseCPUs(s string) ([]int, error) {
 	return cpus, nil
 }
 
-// result is one case run at one GOMAXPROCS.
+// result is one case run at one GOMAXPROCS, -count times.
 type result struct {
 	bench.Case
 	procs  int
-	r      testing.BenchmarkResult
+	runs   []testing.BenchmarkResult // one a round, in round order
+	r      testing.BenchmarkResult   // the run of median ns/op
 	failed bool
+}
+
+// settle picks the median run into r once every round has run.
+func (r *result) settle() {
+	if r.failed || len(r.runs) == 0 {
+		r.failed = true
+		return
+	}
+	sorted := slices.Clone(r.runs)
+	slices.SortFunc(sorted, func(a, b testing.BenchmarkResult) int {
+		return cmp.Compare(nsOf(a), nsOf(b))
+	})
+	r.r = sorted[len(sorted)/2]
+}
+
+func nsOf(b testing.BenchmarkResult) float64 { return float64(b.T.Nanoseconds()) / float64(b.N) }
+
+// spread returns the min and max ns/op over the rounds.
+func (r result) spread() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, b := range r.runs {
+		lo, hi = min(lo, nsOf(b)), max(hi, nsOf(b))
+	}
+	return lo, hi
 }
 
 // name is the case's name as go test prints it: -N for GOMAXPROCS N != 1.
@@ -146,30 +183,40 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 	}
 
 	start := time.Now()
-	var results []result
+	var results []*result
 	for _, c := range cases {
 		procs := []int{runtime.GOMAXPROCS(0)}
 		if c.PerCPU {
 			procs = cfg.cpus
 		}
 		for _, p := range procs {
+			results = append(results, &result{Case: c, procs: p})
+		}
+	}
+	for round := 1; round <= cfg.count; round++ {
+		for _, res := range results {
 			if err := ctx.Err(); err != nil {
 				fmt.Fprintf(stderr, "streamgate bench: %v\n", err)
 				return 1
 			}
-			res := result{Case: c, procs: p}
-			prev := runtime.GOMAXPROCS(p)
-			res.r = testing.Benchmark(c.F)
-			runtime.GOMAXPROCS(prev)
-			res.failed = res.r.N == 0
 			if res.failed {
-				status = 1
-				fmt.Fprintf(stderr, "%-50s FAILED\n", res.name())
-			} else {
-				fmt.Fprintf(stderr, "%-50s %12d %14.4g ns/op\n", res.name(), res.r.N, res.nsPerOp())
+				continue
 			}
-			results = append(results, res)
+			prev := runtime.GOMAXPROCS(res.procs)
+			br := testing.Benchmark(res.F)
+			runtime.GOMAXPROCS(prev)
+			if br.N == 0 {
+				res.failed = true
+				status = 1
+				fmt.Fprintf(stderr, "round %d/%d %-50s FAILED\n", round, cfg.count, res.name())
+				continue
+			}
+			res.runs = append(res.runs, br)
+			fmt.Fprintf(stderr, "round %d/%d %-50s %12d %14.4g ns/op\n", round, cfg.count, res.name(), br.N, nsOf(br))
 		}
+	}
+	for _, res := range results {
+		res.settle()
 	}
 	elapsed := time.Since(start)
 
@@ -203,7 +250,7 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 
 // writeHeader writes the command's settings and the machine.
 func writeHeader(w io.Writer, cfg benchConfig, adapter string, elapsed time.Duration) {
-	fmt.Fprintf(w, "streamgate bench -benchtime %s -cpu %s", cfg.benchtime, joinInts(cfg.cpus))
+	fmt.Fprintf(w, "streamgate bench -benchtime %s -count %d -cpu %s", cfg.benchtime, cfg.count, joinInts(cfg.cpus))
 	if cfg.run.String() != "" {
 		fmt.Fprintf(w, " -run '%s'", cfg.run)
 	}
@@ -254,7 +301,7 @@ var redundant = map[string]bool{"ops/s": true, "launches/s": true}
 
 // writeTable writes one Markdown row per result: ns/op, allocs/op, B/op,
 // ns/op over the baseline's at the same GOMAXPROCS, and the other metrics.
-func writeTable(w io.Writer, results []result) {
+func writeTable(w io.Writer, results []*result) {
 	type key struct {
 		thing, k, v string
 		procs       int
@@ -266,13 +313,14 @@ func writeTable(w io.Writer, results []result) {
 			ns[key{r.Thing, r.Key, r.Value, r.procs, r.Impl}] = r.nsPerOp()
 		}
 	}
-	fmt.Fprintln(w, "| benchmark | ns/op | allocs/op | B/op | ÷ baseline | baseline | metrics |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---|---|")
+	fmt.Fprintln(w, "| benchmark | ns/op (median) | min–max | allocs/op | B/op | ÷ baseline | baseline | metrics |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---|---|")
 	for _, r := range results {
 		if r.failed {
-			fmt.Fprintf(w, "| %s | FAILED | | | | | |\n", r.name())
+			fmt.Fprintf(w, "| %s | FAILED | | | | | | |\n", r.name())
 			continue
 		}
+		lo, hi := r.spread()
 		ratio := ""
 		if r.Baseline != "" {
 			if base, ok := ns[key{r.Thing, r.Key, r.Value, r.procs, r.Baseline}]; ok {
@@ -285,7 +333,7 @@ func writeTable(w io.Writer, results []result) {
 				metrics = append(metrics, fmt.Sprintf("%s %s", formatRate(r.r.Extra[unit]), unit))
 			}
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %d | %s | %s | %s |\n", r.name(), formatNs(r.nsPerOp()),
+		fmt.Fprintf(w, "| %s | %s | %s–%s | %d | %d | %s | %s | %s |\n", r.name(), formatNs(r.nsPerOp()), formatNs(lo), formatNs(hi),
 			r.r.AllocsPerOp(), r.r.AllocedBytesPerOp(), ratio, r.Baseline, strings.Join(metrics, ", "))
 	}
 }

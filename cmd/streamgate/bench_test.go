@@ -12,23 +12,25 @@ import (
 func TestBench(t *testing.T) {
 	needAdapter(t)
 	out := t.TempDir()
-	code, stdout, stderr := runCmd(t, "bench", "-benchtime", "1x", "-cpu", "1,2", "-out", out,
+	code, stdout, stderr := runCmd(t, "bench", "-benchtime", "1x", "-count", "3", "-cpu", "1,2", "-out", out,
 		"-run", `^Mode/impl=(seed|registry)/k=(0|8)$|^DiscardedLaunch/impl=client-wgpu/k=0$`)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
 	t.Log("\n" + stdout)
-	assert.Contains(t, stdout, "| benchmark | ns/op | allocs/op | B/op | ÷ baseline | baseline | metrics |")
+	assert.Contains(t, stdout, "| benchmark | ns/op (median) | min–max | allocs/op | B/op | ÷ baseline | baseline | metrics |")
+	assert.Contains(t, stdout, "-count 3")
+	assert.Contains(t, stderr, "round 3/3 ")
 	for _, row := range []string{
 		"| Mode/impl=seed/k=0 | ", "| Mode/impl=seed/k=8-2 | ",
 		"| Mode/impl=registry/k=0 | ", "| Mode/impl=registry/k=8-2 | ",
 	} {
 		assert.Contains(t, stdout, row)
 	}
-	assert.Regexp(t, `\| Mode/impl=seed/k=8 \| [0-9.]+ \| \d+ \| \d+ \| 1\.000 \| seed \|`, stdout)
-	assert.Regexp(t, `\| Mode/impl=registry/k=8-2 \| [0-9.]+ \| \d+ \| \d+ \| [0-9.]+ \| seed \|`, stdout)
+	assert.Regexp(t, `\| Mode/impl=seed/k=8 \| [0-9.]+ \| [0-9.]+–[0-9.]+ \| \d+ \| \d+ \| 1\.000 \| seed \|`, stdout)
+	assert.Regexp(t, `\| Mode/impl=registry/k=8-2 \| [0-9.]+ \| [0-9.]+–[0-9.]+ \| \d+ \| \d+ \| [0-9.]+ \| seed \|`, stdout)
 	assert.NotContains(t, stdout, "FAILED")
 	assert.NotContains(t, stdout, "ModeChurn")
 	if launchCases {
-		assert.Regexp(t, `\| DiscardedLaunch/impl=client-wgpu/k=0(-\d+)? \| [0-9.]+ \| 0 \|`, stdout)
+		assert.Regexp(t, `\| DiscardedLaunch/impl=client-wgpu/k=0(-\d+)? \| [0-9.]+ \| [0-9.]+–[0-9.]+ \| 0 \|`, stdout)
 		assert.Contains(t, stdout, "- adapter: ")
 	}
 	for _, name := range []string{"bench-mode.png", "bench-mode.svg", "bench.md"} {
@@ -52,6 +54,7 @@ func TestBenchUsage(t *testing.T) {
 		{"bad run", []string{"bench", "-run", "("}, "-run: error parsing regexp"},
 		{"bad benchtime", []string{"bench", "-benchtime", "soon", "-run", "^$"}, "-benchtime: "},
 		{"nothing matches", []string{"bench", "-run", "^nothing$"}, "no case matches"},
+		{"bad count", []string{"bench", "-count", "0"}, "-count 0: want at least 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCmd(t, tc.args...)

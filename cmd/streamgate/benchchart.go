@@ -22,7 +22,7 @@ import (
 // per implementation, one panel per GOMAXPROCS (parallel readers), into
 // dir/bench-mode.png and dir/bench-mode.svg. It returns the files written:
 // none when no Mode case ran.
-func writeModeCharts(dir string, results []result, cpus []int) ([]string, error) {
+func writeModeCharts(dir string, results []*result, cpus []int) ([]string, error) {
 	type series struct {
 		impl string
 		pts  map[int]float64 // k -> ns/op
