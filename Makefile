@@ -20,13 +20,12 @@ BENCHTIME ?= 1s
 # Flags of streamgate bench, e.g. make bench BENCHFLAGS='-run ^Mode/ -benchtime 1s'.
 BENCHFLAGS ?=
 DEMOFLAGS ?=
-# Packages that must build without cgo.
-PURE      := ./lockfree ./registry ./gpu ./client ./tune ./internal/...
+# Packages that must build without cgo (wgpu: with the same API, whose Open
+# says it needs cgo).
+PURE      := ./lockfree ./registry ./gpu ./client ./tune ./internal/... ./wgpu
 
 # Tests never skip for want of a GPU adapter here: lavapipe is installed.
 export STREAMGATE_REQUIRE_ADAPTER ?= 1
-# Keep lavapipe quiet about a missing XDG_RUNTIME_DIR.
-export XDG_RUNTIME_DIR ?= $(shell d=$${TMPDIR:-/tmp}/streamgate-xdg-$$(id -u); mkdir -p $$d && chmod 700 $$d && echo $$d)
 
 .PHONY: all deps test lint unit fuzz-smoke bench bench-go fuzz demo clean
 
@@ -44,6 +43,10 @@ lint:
 	@echo "== staticcheck"; $(TOOLS)/staticcheck ./...
 	@echo "== pure Go (CGO_ENABLED=0, and GOARCH=386 for 64-bit atomic alignment)"
 	CGO_ENABLED=0 $(GO) build $(PURE)
+	CGO_ENABLED=0 $(GO) test -count=1 ./wgpu
+	@echo "== a program calling wgpu.Open, built with CGO_ENABLED=0, says it needs cgo"
+	@out=$$(CGO_ENABLED=0 $(GO) run ./wgpu/testdata/nocgo 2>&1); echo "$$out"; \
+		case "$$out" in *"NoCgo"*"CGO_ENABLED=1"*) ;; *) echo "want the NoCgo error naming CGO_ENABLED=1"; exit 1;; esac
 	GO=$(GO) scripts/test-386.sh $(PURE)
 
 unit:

@@ -14,26 +14,6 @@ import (
 	"github.com/streamgate/streamgate/gpu"
 )
 
-// BufferUsage says what a buffer may be used for; values combine with |.
-type BufferUsage uint32
-
-const (
-	BufferUsageMapRead      BufferUsage = BufferUsage(gowgpu.BufferUsage_MapRead)
-	BufferUsageMapWrite     BufferUsage = BufferUsage(gowgpu.BufferUsage_MapWrite)
-	BufferUsageCopySrc      BufferUsage = BufferUsage(gowgpu.BufferUsage_CopySrc)
-	BufferUsageCopyDst      BufferUsage = BufferUsage(gowgpu.BufferUsage_CopyDst)
-	BufferUsageIndex        BufferUsage = BufferUsage(gowgpu.BufferUsage_Index)
-	BufferUsageVertex       BufferUsage = BufferUsage(gowgpu.BufferUsage_Vertex)
-	BufferUsageUniform      BufferUsage = BufferUsage(gowgpu.BufferUsage_Uniform)
-	BufferUsageStorage      BufferUsage = BufferUsage(gowgpu.BufferUsage_Storage)
-	BufferUsageIndirect     BufferUsage = BufferUsage(gowgpu.BufferUsage_Indirect)
-	BufferUsageQueryResolve BufferUsage = BufferUsage(gowgpu.BufferUsage_QueryResolve)
-
-	// BufferUsageDefault is what [Device.NewBuffer] uses for usage 0: a
-	// storage buffer that can be uploaded to and read back.
-	BufferUsageDefault = BufferUsageStorage | BufferUsageCopySrc | BufferUsageCopyDst
-)
-
 // bufferIDs hands out process-unique buffer ids (bind group cache keys).
 var bufferIDs atomic.Uint64
 

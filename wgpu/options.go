@@ -1,0 +1,39 @@
+package wgpu
+
+// DefaultMaxBatch is the number of dispatches a stream records before it
+// submits them, when [Options].MaxBatch is 0.
+const DefaultMaxBatch = 1024
+
+// Options select the adapter [Open] uses and tune the device. The zero value
+// asks for any adapter with default settings. It is a plain value.
+type Options struct {
+	// Adapter chooses the adapter as [Adapters] lists them (and
+	// `streamgate info` prints them): "" lets Open choose by
+	// PowerPreference, ForceFallbackAdapter and Backend; a decimal number
+	// is an index into the list; anything else names the adapter: an exact
+	// name, ignoring case, or else a unique substring of one (e.g. "nvidia",
+	// "llvmpipe"). When set, PowerPreference and ForceFallbackAdapter play no
+	// part, and a Backend other than BackendAny restricts the names matched
+	// (and rejects an index of another backend). A name that matches no
+	// adapter is an error matching [ErrNoAdapter]; one that matches several
+	// is an [*Error] of type [ErrorTypeInvalidArgument]; both list the
+	// adapters there are.
+	Adapter string
+	// PowerPreference picks among several adapters.
+	PowerPreference PowerPreference
+	// ForceFallbackAdapter asks for the software (CPU) adapter.
+	ForceFallbackAdapter bool
+	// Backend restricts the graphics API; BackendAny tries the primary ones
+	// (Vulkan, Metal, D3D12).
+	Backend Backend
+	// MaxBatch is how many dispatches a stream records before it submits
+	// them on its own; 0 means DefaultMaxBatch.
+	MaxBatch int
+	// DisableTimestamps leaves the timestamp-query feature off even when
+	// the adapter has it (then [Device.HasTimestamps] is false).
+	DisableTimestamps bool
+	// TimestampPeriod is the length of one timestamp tick in nanoseconds;
+	// 0 means 1. wgpu-native 0.17 does not report the queue's period; it is
+	// 1 on lavapipe and on most desktop Vulkan drivers.
+	TimestampPeriod float64
+}
