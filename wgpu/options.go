@@ -14,9 +14,15 @@ type Options struct {
 	// name, ignoring case, or else a unique substring of one (e.g. "nvidia",
 	// "llvmpipe"). When set, PowerPreference and ForceFallbackAdapter play no
 	// part, and a Backend other than BackendAny restricts the names matched
-	// (and rejects an index of another backend). A name that matches no
-	// adapter is an error matching [ErrNoAdapter]; one that matches several
-	// is an [*Error] of type [ErrorTypeInvalidArgument]; both list the
+	// (and rejects an index of another backend).
+	//
+	// Only Vulkan, Metal and D3D12 adapters can be chosen (names match
+	// those only): wgpu-native 0.17's OpenGL backend aborts the process on a
+	// headless machine (lavapipe's OpenGL adapter does at the first buffer),
+	// so an index of an OpenGL, OpenGLES or D3D11 adapter is an [*Error] of
+	// type [ErrorTypeUnsupported]. A name or index that matches no adapter
+	// is an error matching [ErrNoAdapter]; a name that matches several is an
+	// [*Error] of type [ErrorTypeInvalidArgument]. These errors list the
 	// adapters there are.
 	Adapter string
 	// PowerPreference picks among several adapters.

@@ -34,6 +34,7 @@ type warmupConfig struct {
 	cachePath string
 	cacheErr  error // why there is no default cache path, if there is none
 	timing    string
+	adapter   string // wgpu.Options.Adapter
 }
 
 func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
@@ -53,6 +54,7 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 	cfg.cacheErr = err
 	fs.StringVar(&cfg.cachePath, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
+	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		switch {
 		case cfg.steps < 1:
@@ -75,8 +77,8 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 		fmt.Fprintf(stderr, "streamgate warmup: "+format+"\n", args...)
 		return 1
 	}
-	d, err := wgpu.Open(wgpu.Options{})
-	if errors.Is(err, wgpu.ErrNoAdapter) {
+	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
+	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps)", err)
 	}
 	if err != nil {
