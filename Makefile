@@ -27,14 +27,20 @@ PURE      := ./lockfree ./registry ./gpu ./client ./tune ./internal/... ./wgpu
 # Tests never skip for want of a GPU adapter here: lavapipe is installed.
 export STREAMGATE_REQUIRE_ADAPTER ?= 1
 
-.PHONY: all deps test lint unit fuzz-smoke bench bench-go fuzz demo clean
+.PHONY: all deps deps-gpu deps-lint deps-cross test lint unit cross fuzz-smoke bench bench-go fuzz demo clean
 
 all: test
 
-deps:
-	@scripts/install-deps.sh
+# scripts/install-deps.sh installs one step per argument, only what is missing.
+deps: deps-gpu deps-lint deps-cross
+deps-gpu:
+	@scripts/install-deps.sh lavapipe
+deps-lint:
+	@scripts/install-deps.sh staticcheck
+deps-cross:
+	@scripts/install-deps.sh mingw
 
-test: deps lint unit fuzz-smoke
+test: deps lint unit cross fuzz-smoke
 
 lint:
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -55,13 +61,18 @@ unit:
 	@echo "== cgo pointer checks (GOEXPERIMENT=cgocheck2) on the packages that cross into C"
 	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 ./wgpu ./client ./tune
 
+# windows/amd64 with cgo (mingw-w64), and darwin/amd64, darwin/arm64 and
+# android/arm64 without cgo: see scripts/cross.sh.
+cross: deps-cross
+	@GO=$(GO) scripts/cross.sh
+
 # Every benchmark in one process: a Markdown table and the Mode chart under
 # out/bench (BENCHMARKS.md is made from it; docs/bench-mode.* are its chart).
-bench: deps
+bench: deps-gpu
 	$(GO) run ./cmd/streamgate bench $(BENCHFLAGS)
 
 # The same bodies through go test, for benchstat -col /impl.
-bench-go: deps
+bench-go: deps-gpu
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
 # Plain go test (in unit) replays the committed corpora; these fuzz anew.
@@ -77,7 +88,7 @@ fuzz:
 
 # The warm-up pass, then the real run; a second run finds the tune cache.
 # Flags go in DEMOFLAGS, e.g. make demo DEMOFLAGS='-m 512 -steps 5'.
-demo: deps
+demo: deps-gpu
 	$(GO) run ./cmd/streamgate warmup $(DEMOFLAGS)
 
 clean:
