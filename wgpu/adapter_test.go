@@ -4,7 +4,12 @@ package wgpu_test
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/streamgate/streamgate/internal/gputest"
@@ -95,4 +100,46 @@ func TestOpenAdapter(t *testing.T) {
 			t.Fatalf("Open(Adapter: no such adapter) = %v, want ErrNoAdapter", err)
 		}
 	})
+}
+
+// TestIssue11XDGRuntimeDir: with XDG_RUNTIME_DIR unset, or relative, a
+// program's first Adapters call leaves lavapipe nothing to complain about.
+// It runs in a child copy of the test binary, whose environment it controls.
+func TestIssue11XDGRuntimeDir(t *testing.T) {
+	if os.Getenv("STREAMGATE_XDG_CHILD") == "1" {
+		if _, err := wgpu.Adapters(); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(os.Stdout, "XDG_RUNTIME_DIR=%s\n", os.Getenv("XDG_RUNTIME_DIR"))
+		return
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("XDG_RUNTIME_DIR matters on Linux only")
+	}
+	for _, value := range []string{"", "relative"} {
+		t.Run("value="+value, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestIssue11XDGRuntimeDir$", "-test.count=1")
+			env := []string{"STREAMGATE_XDG_CHILD=1"}
+			for _, kv := range os.Environ() {
+				if !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") && !strings.HasPrefix(kv, "STREAMGATE_XDG_CHILD=") {
+					env = append(env, kv)
+				}
+			}
+			if value != "" {
+				env = append(env, "XDG_RUNTIME_DIR="+value)
+			}
+			cmd.Env = env
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("child: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+			}
+			if strings.Contains(stderr.String(), "XDG_RUNTIME_DIR") {
+				t.Errorf("the driver complained:\n%s", stderr.String())
+			}
+			if !strings.Contains(stdout.String(), "XDG_RUNTIME_DIR=/") {
+				t.Errorf("XDG_RUNTIME_DIR not set to an absolute path; child stdout:\n%s", stdout.String())
+			}
+		})
+	}
 }
