@@ -45,7 +45,7 @@ func info(adapter string, stdout, stderr io.Writer) int {
 	}
 	d, err := wgpu.Open(wgpu.Options{Adapter: adapter})
 	if errors.Is(err, wgpu.ErrNoAdapter) && adapter == "" {
-		fmt.Fprintf(stderr, "streamgate info: no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps)\n", err)
+		fmt.Fprintf(stderr, "streamgate info: no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)\n", err)
 		return 1
 	}
 	if err != nil {

@@ -79,7 +79,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) int
 	}
 	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
-		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps)", err)
+		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
 	if err != nil {
 		return fail("opening the device: %v", err)
