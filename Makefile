@@ -21,22 +21,27 @@ BENCHTIME ?= 1s
 # Flags of streamgate bench, e.g. make bench BENCHFLAGS='-run ^Mode/ -benchtime 1s'.
 BENCHFLAGS ?=
 DEMOFLAGS ?=
-# Packages that must build without cgo.
-PURE      := ./lockfree ./registry ./gpu ./client ./tune ./internal/...
+# Packages that must build without cgo (wgpu: with the same API, whose Open
+# says it needs cgo).
+PURE      := ./lockfree ./registry ./gpu ./client ./tune ./internal/... ./wgpu/... ./metrics ./streamgatetest
 
 # Tests never skip for want of a GPU adapter here: lavapipe is installed.
 export STREAMGATE_REQUIRE_ADAPTER ?= 1
-# Keep lavapipe quiet about a missing XDG_RUNTIME_DIR.
-export XDG_RUNTIME_DIR ?= $(shell d=$${TMPDIR:-/tmp}/streamgate-xdg-$$(id -u); mkdir -p $$d && chmod 700 $$d && echo $$d)
 
-.PHONY: all deps test lint unit fuzz-smoke bench bench-go fuzz soak demo clean
+.PHONY: all deps deps-gpu deps-lint deps-cross test lint unit cross fuzz-smoke bench bench-go fuzz soak demo clean
 
 all: test
 
-deps:
-	@scripts/install-deps.sh
+# scripts/install-deps.sh installs one step per argument, only what is missing.
+deps: deps-gpu deps-lint deps-cross
+deps-gpu:
+	@scripts/install-deps.sh lavapipe
+deps-lint:
+	@scripts/install-deps.sh staticcheck
+deps-cross:
+	@scripts/install-deps.sh mingw
 
-test: deps lint unit fuzz-smoke
+test: deps lint unit cross fuzz-smoke
 
 lint:
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -45,6 +50,10 @@ lint:
 	@echo "== staticcheck"; $(TOOLS)/staticcheck ./...
 	@echo "== pure Go (CGO_ENABLED=0, and GOARCH=386 for 64-bit atomic alignment)"
 	CGO_ENABLED=0 $(GO) build $(PURE)
+	CGO_ENABLED=0 $(GO) test -count=1 ./wgpu
+	@echo "== a program calling wgpu.Open, built with CGO_ENABLED=0, says it needs cgo"
+	@out=$$(CGO_ENABLED=0 $(GO) run ./wgpu/testdata/nocgo 2>&1); echo "$$out"; \
+		case "$$out" in *"NoCgo"*"CGO_ENABLED=1"*) ;; *) echo "want the NoCgo error naming CGO_ENABLED=1"; exit 1;; esac
 	GO=$(GO) scripts/test-386.sh $(PURE)
 
 unit:
@@ -53,13 +62,18 @@ unit:
 	@echo "== cgo pointer checks (GOEXPERIMENT=cgocheck2) on the packages that cross into C"
 	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 ./wgpu ./client ./tune
 
+# windows/amd64 with cgo (mingw-w64), and darwin/amd64, darwin/arm64 and
+# android/arm64 without cgo: see scripts/cross.sh.
+cross: deps-cross
+	@GO=$(GO) scripts/cross.sh
+
 # Every benchmark in one process: a Markdown table and the Mode chart under
 # out/bench (BENCHMARKS.md is made from it; docs/bench-mode.* are its chart).
-bench: deps
+bench: deps-gpu
 	$(GO) run ./cmd/streamgate bench $(BENCHFLAGS)
 
 # The same bodies through go test, for benchstat -col /impl.
-bench-go: deps
+bench-go: deps-gpu
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) ./...
 
 # Plain go test (in unit) replays the committed corpora; these fuzz anew.
@@ -75,12 +89,12 @@ fuzz:
 
 # The full soak of cancelled waits (issue 10): 200,000 Syncs cancelled
 # mid-wait; make test runs 20,000.
-soak: deps
+soak: deps-gpu
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run 'Cancelled' ./wgpu
 
 # The warm-up pass, then the real run; a second run finds the tune cache.
 # Flags go in DEMOFLAGS, e.g. make demo DEMOFLAGS='-m 512 -steps 5'.
-demo: deps
+demo: deps-gpu
 	$(GO) run ./cmd/streamgate warmup $(DEMOFLAGS)
 
 clean:

@@ -59,17 +59,25 @@ type LaunchEnv struct {
 	bufs     [rawwgpu.Variants]*wgpu.Buffer
 }
 
-// OpenLaunchEnv opens the default adapter twice, through wgpu and by hand.
-// Without an adapter the error matches wgpu.ErrNoAdapter.
-func OpenLaunchEnv() (_ *LaunchEnv, err error) {
+// OpenLaunchEnv opens the adapter opts choose twice, through wgpu and by
+// hand (the hand-written baseline opens the same adapter when
+// opts.Adapter names one, else the driver's default). Without an adapter
+// the error matches wgpu.ErrNoAdapter.
+func OpenLaunchEnv(opts wgpu.Options) (_ *LaunchEnv, err error) {
 	e := &LaunchEnv{kernel: gpu.NewKernel("inc", LaunchWGSL, "main")}
 	defer func() {
 		if err != nil {
 			e.Close()
 		}
 	}()
-	if e.dev, err = wgpu.Open(wgpu.Options{}); err != nil {
+	if e.dev, err = wgpu.Open(opts); err != nil {
 		return nil, err
+	}
+	rawAdapter := -1
+	if opts.Adapter != "" {
+		if rawAdapter, err = adapterIndex(e.dev.Info()); err != nil {
+			return nil, err
+		}
 	}
 	for i := range rawwgpu.Variants {
 		e.variants[i] = gpu.NewKernel(fmt.Sprintf("inc%d", i), LaunchWGSL+rawwgpu.VariantSuffix(i), "main")
@@ -81,10 +89,26 @@ func OpenLaunchEnv() (_ *LaunchEnv, err error) {
 		}
 	}
 	e.kernel, e.buf = e.variants[0], e.bufs[0]
-	if e.raw, err = rawwgpu.Open(LaunchWGSL, bufferSize); err != nil {
+	if e.raw, err = rawwgpu.Open(LaunchWGSL, bufferSize, rawAdapter); err != nil {
 		return nil, err
 	}
 	return e, nil
+}
+
+// adapterIndex returns the index in wgpu.Adapters of the adapter info
+// describes: the first with its name, backend, ids and driver.
+func adapterIndex(info wgpu.AdapterInfo) (int, error) {
+	list, err := wgpu.Adapters()
+	if err != nil {
+		return -1, err
+	}
+	for i, a := range list {
+		if a.Name == info.Name && a.Backend == info.Backend && a.VendorID == info.VendorID &&
+			a.DeviceID == info.DeviceID && a.Driver == info.Driver {
+			return i, nil
+		}
+	}
+	return -1, fmt.Errorf("bench: the device's adapter %q (%v) is not in wgpu.Adapters", info.Name, info.Backend)
 }
 
 // Device returns the wgpu device the client and device cases launch on.

@@ -16,7 +16,7 @@ import (
 
 // runLaunch runs thing's launch cases on devices opened for b.
 func runLaunch(b *testing.B, thing string) {
-	e, err := bench.OpenLaunchEnv()
+	e, err := bench.OpenLaunchEnv(wgpu.Options{})
 	if errors.Is(err, wgpu.ErrNoAdapter) && !gputest.Required() {
 		b.Skipf("no WebGPU adapter: %v", err)
 	}

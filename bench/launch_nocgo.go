@@ -2,11 +2,13 @@
 
 package bench
 
+import "github.com/streamgate/streamgate/wgpu"
+
 // LaunchEnv stands for the launch benchmarks' devices, which need cgo.
 type LaunchEnv struct{}
 
 // OpenLaunchEnv returns ErrNoCgo: without cgo there is no WebGPU device.
-func OpenLaunchEnv() (*LaunchEnv, error) { return nil, ErrNoCgo }
+func OpenLaunchEnv(wgpu.Options) (*LaunchEnv, error) { return nil, ErrNoCgo }
 
 // Close does nothing.
 func (e *LaunchEnv) Close() {}

@@ -4,38 +4,68 @@ package client_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// Example is the README's usage: a warm-up pass that compiles every kernel
-// and executes nothing, then the real step, and a measurement that executes
-// while the process discards. (No Output: CPU-only CI does not run GPU
-// examples; the package's tests run the same calls on lavapipe.)
+// Example is the README's usage, the body of its main function (a test in
+// readme_test.go keeps the two equal): buffers created and uploaded, a
+// warm-up pass that compiles the kernel and executes nothing, a measurement
+// that executes while the process discards, the real step, and the result
+// read back. CI runs it on lavapipe.
 func Example() {
-	dev, err := wgpu.Open(wgpu.Options{})
+	dev, err := wgpu.Open(wgpu.Options{}) // one device = one service
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer dev.Close()
-	c := client.New(dev) // its own stream on dev, gated by registry.Default
-	buf, _ := dev.NewBuffer(4, 0)
-	count := client.NewKernel("count", `
-@group(0) @binding(0) var<storage, read_write> n: array<atomic<u32>>;
-@compute @workgroup_size(1) fn main() { atomicAdd(&n[0], 1u); }`, "main")
-	step := func() error { return c.Launch(count, [3]uint32{1, 1, 1}, buf) }
+	defer dev.Close()    // releases its buffers too
+	c := client.New(dev) // its own stream, gated by registry.Default
+	defer c.Close()
 
-	registry.Default.SetProcessMode(registry.ProcessCompileAndAutotune)
-	_ = step() // warm-up: discarded, the kernel compiles
-	m := c.Measure()
-	_ = step() // a measurement: this client's stream executes
-	m.Release()
-	registry.Default.SetProcessMode(registry.ProcessExecute)
-	_ = step() // the real step: no compile stall
-	if err := c.Sync(context.Background()); err != nil {
+	add := gpu.NewKernel("add", `
+@group(0) @binding(0) var<storage, read> a: array<f32>;
+@group(0) @binding(1) var<storage, read> b: array<f32>;
+@group(0) @binding(2) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+	if (id.x < arrayLength(&out)) { out[id.x] = a[id.x] + b[id.x]; }
+}`, "main")
+	const n = 4
+	a, errA := dev.NewBuffer(4*n, 0) // 0: storage, upload and read-back
+	b, errB := dev.NewBuffer(4*n, 0)
+	out, errOut := dev.NewBuffer(4*n, 0)
+	if err := errors.Join(errA, errB, errOut); err != nil {
 		log.Fatal(err)
 	}
+	if err := errors.Join(a.WriteFloat32([]float32{1, 2, 3, 4}), b.WriteFloat32([]float32{10, 20, 30, 40})); err != nil {
+		log.Fatal(err)
+	}
+	step := func() error { return c.Launch(add, [3]uint32{(n + 63) / 64, 1, 1}, a, b, out) }
+
+	registry.Default.SetProcessMode(registry.ProcessCompileAndAutotune)
+	if err := step(); err != nil { // warm-up: discarded, the kernel compiles
+		log.Fatal(err)
+	}
+	m := c.Measure() // autotune: this client's stream executes meanwhile
+	err = step()
+	m.Release()
+	if err != nil {
+		log.Fatal(err)
+	}
+	registry.Default.SetProcessMode(registry.ProcessExecute)
+	if err := step(); err != nil { // the real step: no compile stall
+		log.Fatal(err)
+	}
+	sum, err := out.ReadFloat32(context.Background()) // submits the launches, waits, reads back
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(sum, "pipelines compiled:", dev.Compiles())
+	// Output: [11 22 33 44] pipelines compiled: 1
 }

@@ -1,10 +1,28 @@
 #!/usr/bin/env bash
-# Installs what streamgate's tests, benchmarks and demo need on a Debian
-# machine: a Vulkan driver (Mesa's lavapipe, a real Vulkan device on the CPU)
-# when none is present, and the pinned staticcheck under .tools/bin.
-# Safe to run again: it does only what is missing.
+# Installs what streamgate's demo, tests and cross-builds need on a Debian
+# machine, one step per argument (no argument: every step):
+#   lavapipe     a Vulkan driver — Mesa's lavapipe, a real Vulkan device on
+#                the CPU — when none is present (make demo, make bench, tests)
+#   staticcheck  the pinned staticcheck under .tools/bin (make lint)
+#   mingw        the mingw-w64 C compiler for windows/amd64 when
+#                x86_64-w64-mingw32-gcc is missing (make cross)
+# Safe to run again: each step does only what is missing.
+# Usage: scripts/install-deps.sh [lavapipe|staticcheck|mingw]...
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# apt_install PKG... installs Debian packages as root or through sudo,
+# updating the package lists first when the install fails without it.
+apt_install() {
+	local sudo=""
+	if [ "$(id -u)" != 0 ]; then
+		command -v sudo >/dev/null || { echo "install-deps: need root or sudo to apt-get install $*" >&2; exit 1; }
+		sudo=sudo
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	$sudo apt-get install -y -q "$@" >/dev/null 2>&1 ||
+		{ $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q "$@" >/dev/null; }
+}
 
 have_vulkan() {
 	ldconfig -p 2>/dev/null | grep 'libvulkan\.so\.1' >/dev/null || return 1
@@ -15,21 +33,33 @@ have_vulkan() {
 	[ -n "${VK_DRIVER_FILES:-}${VK_ICD_FILENAMES:-}" ]
 }
 
-if ! have_vulkan; then
+lavapipe() {
+	have_vulkan && return
 	echo "install-deps: no Vulkan driver found; installing Mesa's lavapipe (mesa-vulkan-drivers libvulkan1)"
-	sudo=""
-	if [ "$(id -u)" != 0 ]; then
-		command -v sudo >/dev/null || { echo "install-deps: need root or sudo to apt-get install mesa-vulkan-drivers libvulkan1" >&2; exit 1; }
-		sudo=sudo
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get install -y -q mesa-vulkan-drivers libvulkan1 >/dev/null 2>&1 ||
-		{ $sudo apt-get update -q >/dev/null && $sudo apt-get install -y -q mesa-vulkan-drivers libvulkan1 >/dev/null; }
+	apt_install mesa-vulkan-drivers libvulkan1
 	have_vulkan || { echo "install-deps: lavapipe installed but no Vulkan driver is visible" >&2; exit 1; }
-fi
+}
 
 STATICCHECK_VERSION=v0.8.2
-if ! [ -x .tools/bin/staticcheck ] || ! .tools/bin/staticcheck -version 2>/dev/null | grep -q "${STATICCHECK_VERSION#v}"; then
-	echo "install-deps: installing staticcheck $STATICCHECK_VERSION into .tools/bin"
-	GOBIN="$PWD/.tools/bin" GOFLAGS= go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
-fi
+staticcheck() {
+	if ! [ -x .tools/bin/staticcheck ] || ! .tools/bin/staticcheck -version 2>/dev/null | grep -q "${STATICCHECK_VERSION#v}"; then
+		echo "install-deps: installing staticcheck $STATICCHECK_VERSION into .tools/bin"
+		GOBIN="$PWD/.tools/bin" GOFLAGS= go install "honnef.co/go/tools/cmd/staticcheck@$STATICCHECK_VERSION"
+	fi
+}
+
+mingw() {
+	command -v x86_64-w64-mingw32-gcc >/dev/null && return
+	echo "install-deps: installing the mingw-w64 C compiler for windows/amd64 (gcc-mingw-w64-x86-64)"
+	apt_install gcc-mingw-w64-x86-64
+	command -v x86_64-w64-mingw32-gcc >/dev/null ||
+		{ echo "install-deps: gcc-mingw-w64-x86-64 installed but x86_64-w64-mingw32-gcc is not on PATH" >&2; exit 1; }
+}
+
+[ $# -gt 0 ] || set -- lavapipe staticcheck mingw
+for step in "$@"; do
+	case $step in
+	lavapipe | staticcheck | mingw) "$step" ;;
+	*) echo "install-deps: unknown step $step (want lavapipe, staticcheck or mingw)" >&2; exit 2 ;;
+	esac
+done

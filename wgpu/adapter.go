@@ -6,17 +6,24 @@ import (
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 )
 
-// PowerPreference says which adapter [Open] prefers when several fit.
-type PowerPreference uint8
-
+// The BufferUsage bits are wgpu-native's: each line fails to compile (a
+// constant overflows uint32) when one differs.
 const (
-	// PowerPreferenceDefault lets the driver choose.
-	PowerPreferenceDefault PowerPreference = iota
-	// PowerPreferenceLowPower prefers an integrated or CPU adapter.
-	PowerPreferenceLowPower
-	// PowerPreferenceHighPerformance prefers a discrete GPU.
-	PowerPreferenceHighPerformance
+	_ = uint32(gowgpu.BufferUsage_MapRead-gowgpu.BufferUsage(BufferUsageMapRead)) + uint32(gowgpu.BufferUsage(BufferUsageMapRead)-gowgpu.BufferUsage_MapRead)
+	_ = uint32(gowgpu.BufferUsage_MapWrite-gowgpu.BufferUsage(BufferUsageMapWrite)) + uint32(gowgpu.BufferUsage(BufferUsageMapWrite)-gowgpu.BufferUsage_MapWrite)
+	_ = uint32(gowgpu.BufferUsage_CopySrc-gowgpu.BufferUsage(BufferUsageCopySrc)) + uint32(gowgpu.BufferUsage(BufferUsageCopySrc)-gowgpu.BufferUsage_CopySrc)
+	_ = uint32(gowgpu.BufferUsage_CopyDst-gowgpu.BufferUsage(BufferUsageCopyDst)) + uint32(gowgpu.BufferUsage(BufferUsageCopyDst)-gowgpu.BufferUsage_CopyDst)
+	_ = uint32(gowgpu.BufferUsage_Index-gowgpu.BufferUsage(BufferUsageIndex)) + uint32(gowgpu.BufferUsage(BufferUsageIndex)-gowgpu.BufferUsage_Index)
+	_ = uint32(gowgpu.BufferUsage_Vertex-gowgpu.BufferUsage(BufferUsageVertex)) + uint32(gowgpu.BufferUsage(BufferUsageVertex)-gowgpu.BufferUsage_Vertex)
+	_ = uint32(gowgpu.BufferUsage_Uniform-gowgpu.BufferUsage(BufferUsageUniform)) + uint32(gowgpu.BufferUsage(BufferUsageUniform)-gowgpu.BufferUsage_Uniform)
+	_ = uint32(gowgpu.BufferUsage_Storage-gowgpu.BufferUsage(BufferUsageStorage)) + uint32(gowgpu.BufferUsage(BufferUsageStorage)-gowgpu.BufferUsage_Storage)
+	_ = uint32(gowgpu.BufferUsage_Indirect-gowgpu.BufferUsage(BufferUsageIndirect)) + uint32(gowgpu.BufferUsage(BufferUsageIndirect)-gowgpu.BufferUsage_Indirect)
+	_ = uint32(gowgpu.BufferUsage_QueryResolve-gowgpu.BufferUsage(BufferUsageQueryResolve)) + uint32(gowgpu.BufferUsage(BufferUsageQueryResolve)-gowgpu.BufferUsage_QueryResolve)
 )
+
+// allBackends is what [Adapters] enumerates, so that an index in
+// [Options].Adapter means what `streamgate info` printed.
+const allBackends = gowgpu.InstanceBackend_Primary | gowgpu.InstanceBackend_Secondary
 
 func (p PowerPreference) native() gowgpu.PowerPreference {
 	switch p {
@@ -26,30 +33,6 @@ func (p PowerPreference) native() gowgpu.PowerPreference {
 		return gowgpu.PowerPreference_HighPerformance
 	}
 	return gowgpu.PowerPreference_Undefined
-}
-
-// Backend is a graphics API wgpu-native can drive.
-type Backend uint8
-
-const (
-	// BackendAny: Vulkan, Metal or D3D12, whichever the machine has.
-	BackendAny Backend = iota
-	BackendVulkan
-	BackendMetal
-	BackendD3D12
-	BackendD3D11
-	BackendOpenGL
-	BackendOpenGLES
-)
-
-var backendNames = [...]string{"Any", "Vulkan", "Metal", "D3D12", "D3D11", "OpenGL", "OpenGLES"}
-
-// String returns the backend's name.
-func (b Backend) String() string {
-	if int(b) < len(backendNames) {
-		return backendNames[b]
-	}
-	return "Unknown"
 }
 
 func (b Backend) native() (gowgpu.InstanceBackend, gowgpu.BackendType) {
@@ -88,26 +71,6 @@ func backendOf(t gowgpu.BackendType) Backend {
 	return BackendAny
 }
 
-// AdapterType says what kind of device an adapter is.
-type AdapterType uint8
-
-const (
-	AdapterTypeUnknown AdapterType = iota
-	AdapterTypeDiscreteGPU
-	AdapterTypeIntegratedGPU
-	AdapterTypeCPU
-)
-
-var adapterTypeNames = [...]string{"Unknown", "DiscreteGPU", "IntegratedGPU", "CPU"}
-
-// String returns the type's name.
-func (t AdapterType) String() string {
-	if int(t) < len(adapterTypeNames) {
-		return adapterTypeNames[t]
-	}
-	return "Unknown"
-}
-
 func adapterTypeOf(t gowgpu.AdapterType) AdapterType {
 	switch t {
 	case gowgpu.AdapterType_DiscreteGPU:
@@ -118,19 +81,6 @@ func adapterTypeOf(t gowgpu.AdapterType) AdapterType {
 		return AdapterTypeCPU
 	}
 	return AdapterTypeUnknown
-}
-
-// AdapterInfo describes an adapter. It is a plain value.
-type AdapterInfo struct {
-	Name         string      // e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
-	Vendor       string      // vendor name as the driver reports it
-	VendorID     uint32      // PCI vendor id, or the driver's
-	DeviceID     uint32      // PCI device id, or the driver's
-	Driver       string      // driver description, e.g. "Mesa 22.3.6"
-	Architecture string      // may be empty
-	Backend      Backend     // the API wgpu-native drives it through
-	Type         AdapterType // discrete, integrated, CPU
-	Timestamps   bool        // the adapter supports timestamp queries
 }
 
 func adapterInfo(a *gowgpu.Adapter) AdapterInfo {
@@ -149,10 +99,13 @@ func adapterInfo(a *gowgpu.Adapter) AdapterInfo {
 }
 
 // Adapters lists the adapters of every backend wgpu-native supports on this
-// machine. It is safe to call concurrently. It returns an empty list, not an
-// error, when there is none.
+// machine, in the order [Options].Adapter indexes them. It is safe to call
+// concurrently. It returns an empty list, not an error, when there is none.
+// Like [Open], it first makes sure XDG_RUNTIME_DIR is usable (see the
+// package documentation).
 func Adapters() ([]AdapterInfo, error) {
-	inst := gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: gowgpu.InstanceBackend_Primary | gowgpu.InstanceBackend_Secondary})
+	prepareRuntimeDir()
+	inst := gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: allBackends})
 	defer inst.Release()
 	adapters := inst.EnumerateAdapters(nil)
 	infos := make([]AdapterInfo, 0, len(adapters))
@@ -163,23 +116,50 @@ func Adapters() ([]AdapterInfo, error) {
 	return infos, nil
 }
 
-// Limits are the device limits this package checks or reports. Field names
-// follow WebGPU's.
-type Limits struct {
-	MaxBufferSize                     uint64
-	MaxStorageBufferBindingSize       uint64
-	MaxUniformBufferBindingSize       uint64
-	MaxStorageBuffersPerShaderStage   uint32
-	MaxUniformBuffersPerShaderStage   uint32
-	MaxBindingsPerBindGroup           uint32
-	MaxComputeWorkgroupStorageSize    uint32
-	MaxComputeInvocationsPerWorkgroup uint32
-	MaxComputeWorkgroupSizeX          uint32
-	MaxComputeWorkgroupSizeY          uint32
-	MaxComputeWorkgroupSizeZ          uint32
-	MaxComputeWorkgroupsPerDimension  uint32
-	MinStorageBufferOffsetAlignment   uint32
-	MinUniformBufferOffsetAlignment   uint32
+// requestAdapter returns a new instance and the adapter on it that opts
+// choose: by [Options].Adapter when set, else the driver's choice for
+// PowerPreference, ForceFallbackAdapter and Backend. On error it has
+// released both.
+func requestAdapter(opts Options) (*gowgpu.Instance, *gowgpu.Adapter, error) {
+	if opts.Adapter != "" {
+		inst := gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: allBackends})
+		adapters := inst.EnumerateAdapters(nil)
+		infos := make([]AdapterInfo, len(adapters))
+		for i, a := range adapters {
+			infos[i] = adapterInfo(a)
+		}
+		i, err := selectAdapter(opts.Adapter, opts.Backend, infos)
+		for j, a := range adapters {
+			if j != i || err != nil {
+				a.Release()
+			}
+		}
+		if err != nil {
+			inst.Release()
+			return nil, nil, err
+		}
+		return inst, adapters[i], nil
+	}
+	instBackends, backendType := opts.Backend.native()
+	inst := gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: instBackends})
+	adapter, err := inst.RequestAdapter(&gowgpu.RequestAdapterOptions{
+		PowerPreference:      opts.PowerPreference.native(),
+		ForceFallbackAdapter: opts.ForceFallbackAdapter,
+		BackendType:          backendType,
+	})
+	if err != nil || adapter == nil {
+		inst.Release()
+		return nil, nil, &Error{Op: "Open", Type: ErrorTypeNoAdapter,
+			Message: "no adapter matches backend " + opts.Backend.String() + " (" + errString(err) + ")"}
+	}
+	return inst, adapter, nil
+}
+
+func errString(err error) string {
+	if err == nil {
+		return "no adapter returned"
+	}
+	return err.Error()
 }
 
 func limitsOf(l gowgpu.Limits) Limits {

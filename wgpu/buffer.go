@@ -4,8 +4,6 @@ package wgpu
 
 import (
 	"context"
-	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -13,60 +11,6 @@ import (
 
 	"github.com/streamgate/streamgate/gpu"
 )
-
-// BufferUsage says what a buffer may be used for; values combine with |.
-type BufferUsage uint32
-
-const (
-	BufferUsageMapRead      BufferUsage = BufferUsage(gowgpu.BufferUsage_MapRead)
-	BufferUsageMapWrite     BufferUsage = BufferUsage(gowgpu.BufferUsage_MapWrite)
-	BufferUsageCopySrc      BufferUsage = BufferUsage(gowgpu.BufferUsage_CopySrc)
-	BufferUsageCopyDst      BufferUsage = BufferUsage(gowgpu.BufferUsage_CopyDst)
-	BufferUsageIndex        BufferUsage = BufferUsage(gowgpu.BufferUsage_Index)
-	BufferUsageVertex       BufferUsage = BufferUsage(gowgpu.BufferUsage_Vertex)
-	BufferUsageUniform      BufferUsage = BufferUsage(gowgpu.BufferUsage_Uniform)
-	BufferUsageStorage      BufferUsage = BufferUsage(gowgpu.BufferUsage_Storage)
-	BufferUsageIndirect     BufferUsage = BufferUsage(gowgpu.BufferUsage_Indirect)
-	BufferUsageQueryResolve BufferUsage = BufferUsage(gowgpu.BufferUsage_QueryResolve)
-
-	// BufferUsageDefault is what [Device.NewBuffer] and
-	// [Device.TempBuffer] use for usage 0: a storage buffer that can be
-	// uploaded to, read back, cleared and copied from and to. Uniform
-	// usage stays opt-in, since NewBuffer checks a uniform buffer's size
-	// against maxUniformBufferBindingSize (often 64 KiB), far below the
-	// storage limit; the map usages are left out because WebGPU allows
-	// MapRead only with CopyDst (read-backs go through pooled staging
-	// buffers instead).
-	BufferUsageDefault = BufferUsageStorage | BufferUsageCopySrc | BufferUsageCopyDst
-)
-
-var bufferUsageNames = []struct {
-	u    BufferUsage
-	name string
-}{
-	{BufferUsageMapRead, "MapRead"}, {BufferUsageMapWrite, "MapWrite"}, {BufferUsageCopySrc, "CopySrc"},
-	{BufferUsageCopyDst, "CopyDst"}, {BufferUsageIndex, "Index"}, {BufferUsageVertex, "Vertex"},
-	{BufferUsageUniform, "Uniform"}, {BufferUsageStorage, "Storage"}, {BufferUsageIndirect, "Indirect"},
-	{BufferUsageQueryResolve, "QueryResolve"},
-}
-
-// String returns the usage's flags joined with "|", e.g. "CopyDst|Uniform".
-func (u BufferUsage) String() string {
-	if u == 0 {
-		return "0"
-	}
-	var parts []string
-	for _, n := range bufferUsageNames {
-		if u&n.u != 0 {
-			parts = append(parts, n.name)
-			u &^= n.u
-		}
-	}
-	if u != 0 {
-		parts = append(parts, fmt.Sprintf("%#x", uint32(u)))
-	}
-	return strings.Join(parts, "|")
-}
 
 // bufferIDs hands out process-unique buffer ids (bind group cache keys).
 var bufferIDs atomic.Uint64

@@ -7,13 +7,6 @@ import (
 	"unsafe"
 )
 
-// Numeric is the element types the typed helpers ([Write], [Read],
-// [ReadInto], [NewBufferFrom]) move to and from buffers: fixed-size
-// integers and floats, stored little-endian as WGSL reads them.
-type Numeric interface {
-	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
-}
-
 // hostLittleEndian reports whether this machine stores numbers
 // little-endian, as WebGPU buffers do.
 var hostLittleEndian = func() bool {

@@ -16,7 +16,6 @@ package wgpu
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"runtime/cgo"
 	"sync"
 	"sync/atomic"
@@ -26,44 +25,6 @@ import (
 
 	"github.com/streamgate/streamgate/gpu"
 )
-
-// DefaultMaxBatch is the number of dispatches a stream records before it
-// submits them, when [Options].MaxBatch is 0.
-const DefaultMaxBatch = 1024
-
-// Options select the adapter [Open] uses and tune the device. The zero value
-// asks for any adapter with default settings.
-type Options struct {
-	// PowerPreference picks among several adapters.
-	PowerPreference PowerPreference
-	// ForceFallbackAdapter asks for the software (CPU) adapter.
-	ForceFallbackAdapter bool
-	// Backend restricts the graphics API; BackendAny tries the primary ones
-	// (Vulkan, Metal, D3D12).
-	Backend Backend
-	// MaxBatch is how many dispatches a stream records before it submits
-	// them on its own; 0 means DefaultMaxBatch.
-	MaxBatch int
-	// DisableTimestamps leaves the timestamp-query feature off even when
-	// the adapter has it (then [Device.HasTimestamps] is false).
-	DisableTimestamps bool
-	// TimestampPeriod is the length of one timestamp tick in nanoseconds;
-	// 0 means 1. wgpu-native 0.17 does not report the queue's period; it is
-	// 1 on lavapipe and on most desktop Vulkan drivers.
-	TimestampPeriod float64
-	// StagingPoolBytes caps the bytes of idle staging buffers the device
-	// keeps for read-backs; 0 means DefaultStagingPoolBytes, negative keeps
-	// none (every read-back then creates and releases its own).
-	StagingPoolBytes int64
-	// TempPoolBytes caps the bytes of recycled buffers the device keeps
-	// for [Device.TempBuffer]; 0 means DefaultTempPoolBytes, negative
-	// keeps none ([Buffer.Recycle] then releases).
-	TempPoolBytes int64
-	// Logger receives the messages about this device: WebGPU errors raised
-	// outside any call's error scope. nil means warnings and errors to
-	// slog.Default(). The driver's own log is process-wide: see SetLogger.
-	Logger *slog.Logger
-}
 
 // Device is one WebGPU device and its queue, reached through logical
 // streams; it implements gpu.Service.
@@ -126,22 +87,17 @@ type Device struct {
 
 var _ gpu.Service = (*Device)(nil)
 
-// Open creates a device on the adapter that best fits opts. It requests the
+// Open creates a device on the adapter that best fits opts (see
+// [Options].Adapter to choose one by index or name). It requests the
 // adapter's limits and, unless disabled, the timestamp-query feature when
 // the adapter has it. When no adapter fits it returns an error matching
-// [ErrNoAdapter].
+// [ErrNoAdapter]. It first makes sure XDG_RUNTIME_DIR is usable (see the
+// package documentation).
 func Open(opts Options) (*Device, error) {
-	instBackends, backendType := opts.Backend.native()
-	inst := gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: instBackends})
-	adapter, err := inst.RequestAdapter(&gowgpu.RequestAdapterOptions{
-		PowerPreference:      opts.PowerPreference.native(),
-		ForceFallbackAdapter: opts.ForceFallbackAdapter,
-		BackendType:          backendType,
-	})
-	if err != nil || adapter == nil {
-		inst.Release()
-		return nil, &Error{Op: "Open", Type: ErrorTypeNoAdapter,
-			Message: "no adapter matches backend " + opts.Backend.String() + " (" + errString(err) + ")"}
+	prepareRuntimeDir()
+	inst, adapter, err := requestAdapter(opts)
+	if err != nil {
+		return nil, err
 	}
 	info := adapterInfo(adapter)
 	var features []gowgpu.FeatureName
@@ -201,13 +157,6 @@ func poolLimit(opt int64, def uint64) uint64 {
 		return 0
 	}
 	return uint64(opt)
-}
-
-func errString(err error) string {
-	if err == nil {
-		return "no adapter returned"
-	}
-	return err.Error()
 }
 
 // ServiceID returns the device's process-unique id (the first device opened

@@ -34,6 +34,29 @@
 // whose context ends while it waits keeps nothing once the driver reports
 // the work done.
 //
+// # Building
+//
+// The package needs cgo: wgpu-native is a C library, linked statically from
+// go-webgpu's module for linux/amd64, windows/amd64, darwin/amd64 and
+// darwin/arm64 (and android, ios). A program built without cgo
+// (CGO_ENABLED=0) still compiles against the same API, but [Open] and
+// [Adapters] return an error matching [ErrNoCgo] that says how to rebuild.
+//
+// # Choosing an adapter
+//
+// [Adapters] lists the adapters of every backend; [Options].Adapter picks
+// one of them by index or by name (`streamgate info` prints the list, and
+// the command's -adapter flag sets the option).
+//
+// # XDG_RUNTIME_DIR
+//
+// Mesa's Vulkan drivers (lavapipe among them) print "XDG_RUNTIME_DIR is
+// invalid or not set" on every instance unless that variable names a
+// directory. On Linux, the first call of [Open] or [Adapters] therefore
+// checks it once: a value that is an absolute path to a directory is left
+// alone; else the process's XDG_RUNTIME_DIR is set to a private directory
+// (mode 0700) under os.TempDir, streamgate-xdg-<uid>.
+//
 // # Limitations
 //
 // Kernels bind buffers only, in @group(0), numbered @binding(0..n-1), up to

@@ -1,5 +1,3 @@
-//go:build cgo
-
 package wgpu
 
 import (
@@ -35,6 +33,10 @@ const (
 	// ErrorTypeClosed: the device is closed. Match it with
 	// errors.Is(err, [ErrClosed]).
 	ErrorTypeClosed
+	// ErrorTypeNoCgo: the program was built without cgo, so this package
+	// has no WebGPU: [Open] and [Adapters] fail. Match it with
+	// errors.Is(err, [ErrNoCgo]).
+	ErrorTypeNoCgo
 )
 
 var errorTypeNames = [...]string{
@@ -46,6 +48,7 @@ var errorTypeNames = [...]string{
 	ErrorTypeUnsupported:     "Unsupported",
 	ErrorTypeNoAdapter:       "NoAdapter",
 	ErrorTypeClosed:          "Closed",
+	ErrorTypeNoCgo:           "NoCgo",
 }
 
 // String returns the type's name.
@@ -59,7 +62,7 @@ func (t ErrorType) String() string {
 // Error is the one error type of this package. Op names the operation
 // ("Compile", "Launch", "NewBuffer", ...), Type classifies the failure and
 // Message keeps the driver's text where the driver produced it. Match it with
-// errors.As; match the sentinels [ErrClosed] and [ErrNoAdapter] with
+// errors.As; match the sentinels [ErrClosed], [ErrNoAdapter] and [ErrNoCgo] with
 // errors.Is, which compares Type only.
 //
 // An Error is immutable once returned and safe to share.
@@ -68,7 +71,7 @@ type Error struct {
 	Type    ErrorType
 	Message string
 
-	sentinel bool // written once: set on ErrClosed and ErrNoAdapter only
+	sentinel bool // written once: set on ErrClosed, ErrNoAdapter and ErrNoCgo only
 }
 
 var (
@@ -78,7 +81,16 @@ var (
 	// ErrNoAdapter is matched by the error [Open] returns when no adapter
 	// fits the options.
 	ErrNoAdapter = &Error{Type: ErrorTypeNoAdapter, Message: "no adapter", sentinel: true}
+	// ErrNoCgo is matched by the error every call returns in a program
+	// built without cgo (CGO_ENABLED=0): the package then compiles, with the
+	// same API, but has no WebGPU.
+	ErrNoCgo = &Error{Type: ErrorTypeNoCgo, Message: noCgoMessage, sentinel: true}
 )
+
+// noCgoMessage says why a build without cgo has no WebGPU and how to get it.
+const noCgoMessage = "this program was built without cgo (CGO_ENABLED=0), and WebGPU needs it: " +
+	"wgpu-native is a C library. Rebuild with CGO_ENABLED=1 and a C compiler on PATH " +
+	"(gcc or clang; go env CC names the one go uses)"
 
 // Error formats the error as "wgpu: Op: Type: Message".
 func (e *Error) Error() string {
@@ -97,7 +109,7 @@ func (e *Error) Error() string {
 }
 
 // Is reports whether target is one of the sentinels ([ErrClosed],
-// [ErrNoAdapter]) of e's Type.
+// [ErrNoAdapter], [ErrNoCgo]) of e's Type.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.sentinel && t.Type == e.Type

@@ -4,6 +4,7 @@ package wgpu_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 
@@ -11,8 +12,7 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// Example adds two vectors on the first adapter. (No Output: CPU-only CI
-// does not run GPU examples.)
+// Example adds two vectors on the default adapter. CI runs it on lavapipe.
 func Example() {
 	d, err := wgpu.Open(wgpu.Options{})
 	if err != nil {
@@ -28,11 +28,15 @@ func Example() {
 fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 	if (id.x < arrayLength(&c)) { c[id.x] = a[id.x] + b[id.x]; }
 }`, "main")
-	a, _ := d.NewBuffer(16, 0)
-	b, _ := d.NewBuffer(16, 0)
-	c, _ := d.NewBuffer(16, 0)
-	a.WriteFloat32([]float32{1, 2, 3, 4})
-	b.WriteFloat32([]float32{10, 20, 30, 40})
+	a, errA := d.NewBuffer(16, 0)
+	b, errB := d.NewBuffer(16, 0)
+	c, errC := d.NewBuffer(16, 0)
+	if err := errors.Join(errA, errB, errC); err != nil {
+		log.Fatal(err)
+	}
+	if err := errors.Join(a.WriteFloat32([]float32{1, 2, 3, 4}), b.WriteFloat32([]float32{10, 20, 30, 40})); err != nil {
+		log.Fatal(err)
+	}
 	if err := d.Launch(1, k, [3]uint32{1, 1, 1}, a, b, c); err != nil {
 		log.Fatal(err)
 	}
@@ -41,4 +45,5 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 		log.Fatal(err)
 	}
 	fmt.Println(sum)
+	// Output: [11 22 33 44]
 }

@@ -1,5 +1,3 @@
-//go:build cgo
-
 package wgpu
 
 // String returns "Default", "LowPower" or "HighPerformance"; "Unknown" for

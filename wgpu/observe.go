@@ -7,24 +7,6 @@ import (
 	"weak"
 )
 
-// DeviceCounts are what a device holds and has done, as monitoring reads
-// them (package metrics publishes them).
-type DeviceCounts struct {
-	// Compiles is [Device.Compiles]: pipeline builds started.
-	Compiles int64
-	// PipelinesCached is the compiled pipelines the device keeps.
-	PipelinesCached int
-	// BuffersLive is the buffers created and not released.
-	BuffersLive int
-	// StreamsLive is the streams with state on the device (launched on
-	// and not closed).
-	StreamsLive int
-	// UncapturedErrors is how many WebGPU errors escaped every error scope
-	// in this process, on any device: each is a bug in this package or the
-	// driver. wgpu-native reports them without saying on which device.
-	UncapturedErrors uint64
-}
-
 // Counts returns the device's counts. It never blocks on a call in
 // progress for longer than a map update and is safe to call at any time,
 // also after Close (then the device holds nothing); the fields are not read

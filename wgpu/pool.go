@@ -2,10 +2,6 @@
 
 package wgpu
 
-// DefaultTempPoolBytes is how many bytes of recycled buffers a device keeps
-// for [Device.TempBuffer] when [Options].TempPoolBytes is 0.
-const DefaultTempPoolBytes = 256 << 20
-
 // tempKey is what a recycled buffer is reused for: the same size and usage.
 type tempKey struct {
 	size  uint64

@@ -9,10 +9,6 @@ import (
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 )
 
-// DefaultStagingPoolBytes is how many bytes of idle staging buffers a
-// device keeps for read-backs when [Options].StagingPoolBytes is 0.
-const DefaultStagingPoolBytes = 64 << 20
-
 // minStagingClass is the smallest staging buffer size class, log2 bytes.
 const minStagingClass = 8
 

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/bench"
+	"github.com/streamgate/streamgate/wgpu"
 )
 
 const benchSummary = "run the registry and launch benchmarks in one process; print a Markdown table and chart ns/op vs k"
@@ -35,6 +36,7 @@ type benchConfig struct {
 	run       *regexp.Regexp // selects cases by name
 	out       string         // directory for the chart and the table
 	count     int            // interleaved repetitions of every case
+	adapter   string         // wgpu.Options.Adapter of the launch cases
 }
 
 func benchFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
@@ -57,6 +59,7 @@ round's.`)
 	fs.StringVar(&cfg.benchtime, "benchtime", "100ms", "run each case for this long per round, or Nx for N iterations (go test -benchtime)")
 	fs.IntVar(&cfg.count, "count", 5, "rounds: every case runs once per round, rounds interleaved; the table gives medians and min–max")
 	fs.StringVar(&cpus, "cpu", "1,2,4,8", "comma-separated GOMAXPROCS values (parallel readers) for the registry cases")
+	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage+" (launch cases)")
 	fs.StringVar(&run, "run", "", "run only the cases whose name (e.g. Mode/impl=seed/k=8) matches this regexp")
 	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), "directory for the chart (bench-mode.png, bench-mode.svg) and the table (bench.md)")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
@@ -164,7 +167,7 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 	cases := selected(bench.RegistrySuite())
 	adapter := ""
 	if launch := selected(bench.LaunchSuite(nil)); len(launch) > 0 {
-		env, err := bench.OpenLaunchEnv()
+		env, err := bench.OpenLaunchEnv(wgpu.Options{Adapter: cfg.adapter})
 		switch {
 		case errors.Is(err, bench.ErrNoCgo):
 			fmt.Fprintf(stderr, "streamgate bench: skipping the %d launch cases: %v\n", len(launch), err)
@@ -176,6 +179,9 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 			adapter = env.Adapter()
 			cases = append(cases, selected(bench.LaunchSuite(env))...)
 		}
+	}
+	if len(cases) == 0 && status != 0 {
+		return status // the launch cases matched but could not run; said above
 	}
 	if len(cases) == 0 {
 		fmt.Fprintf(stderr, "streamgate bench: no case matches -run %q\n", cfg.run)

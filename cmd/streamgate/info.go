@@ -13,7 +13,7 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-const infoSummary = "list the WebGPU adapters; open the default one and print its features and limits"
+const infoSummary = "list the WebGPU adapters; open the default one (or -adapter's) and print its features and limits"
 
 func init() {
 	register(&command{name: "info", summary: infoSummary, flags: infoFlags})
@@ -26,11 +26,12 @@ func infoFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int
 		`where ADAPTER is {"name", "vendor", "vendor_id", "device_id", "driver", "architecture",`+"\n"+
 		`"backend", "type", "timestamps"}; the limits keep WebGPU's names.`)
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	adapter := adapterFlag(fs)
 	return fs, func(_ context.Context, stdout, stderr io.Writer) int {
 		if *asJSON {
-			return infoJSON(stdout, stderr)
+			return infoJSON(*adapter, stdout, stderr)
 		}
-		return info(stdout, stderr)
+		return info(*adapter, stdout, stderr)
 	}
 }
 
@@ -52,7 +53,7 @@ func adapterOf(a wgpu.AdapterInfo) adapterJSON {
 }
 
 // infoJSON is info -json.
-func infoJSON(stdout, stderr io.Writer) int {
+func infoJSON(adapter string, stdout, stderr io.Writer) int {
 	adapters, err := wgpu.Adapters()
 	if err != nil {
 		fmt.Fprintf(stderr, "streamgate info: listing adapters: %v\n", err)
@@ -70,7 +71,7 @@ func infoJSON(stdout, stderr io.Writer) int {
 	for _, a := range adapters {
 		out.Adapters = append(out.Adapters, adapterOf(a))
 	}
-	d, err := wgpu.Open(wgpu.Options{})
+	d, err := wgpu.Open(wgpu.Options{Adapter: adapter})
 	if err != nil {
 		fmt.Fprintf(stderr, "streamgate info: opening the device: %v\n", err)
 		return 1
@@ -86,9 +87,10 @@ func infoJSON(stdout, stderr io.Writer) int {
 	return writeJSON(stdout, out)
 }
 
-// info prints the adapters, then the device streamgate opens by default. It
-// returns the exit status: 1 when no device opens.
-func info(stdout, stderr io.Writer) int {
+// info prints the adapters, then the device streamgate opens with -adapter
+// adapter ("" for the default). It returns the exit status: 1 when no device
+// opens.
+func info(adapter string, stdout, stderr io.Writer) int {
 	adapters, err := wgpu.Adapters()
 	if err != nil {
 		fmt.Fprintf(stderr, "streamgate info: listing adapters: %v\n", err)
@@ -96,12 +98,16 @@ func info(stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "adapters: %d\n", len(adapters))
 	for i, a := range adapters {
-		fmt.Fprintf(stdout, "  %d. %s\n", i, describeAdapter(a))
+		note := ""
+		if a.Backend != wgpu.BackendVulkan && a.Backend != wgpu.BackendMetal && a.Backend != wgpu.BackendD3D12 {
+			note = " (listed only: -adapter opens Vulkan, Metal and D3D12 adapters)"
+		}
+		fmt.Fprintf(stdout, "  %d. %s%s\n", i, describeAdapter(a), note)
 		fmt.Fprintf(stdout, "     vendor %q (%#x), device %#x\n", a.Vendor, a.VendorID, a.DeviceID)
 	}
-	d, err := wgpu.Open(wgpu.Options{})
-	if errors.Is(err, wgpu.ErrNoAdapter) {
-		fmt.Fprintf(stderr, "streamgate info: no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps)\n", err)
+	d, err := wgpu.Open(wgpu.Options{Adapter: adapter})
+	if errors.Is(err, wgpu.ErrNoAdapter) && adapter == "" {
+		fmt.Fprintf(stderr, "streamgate info: no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)\n", err)
 		return 1
 	}
 	if err != nil {
@@ -110,7 +116,11 @@ func info(stdout, stderr io.Writer) int {
 	}
 	defer d.Close()
 	i := d.Info()
-	fmt.Fprintf(stdout, "\ndevice (the default adapter, as streamgate warmup opens it):\n")
+	if adapter == "" {
+		fmt.Fprintf(stdout, "\ndevice (the default adapter, as streamgate warmup opens it):\n")
+	} else {
+		fmt.Fprintf(stdout, "\ndevice (-adapter %q, as streamgate warmup -adapter %q opens it):\n", adapter, adapter)
+	}
 	fmt.Fprintf(stdout, "  adapter:       %s\n", i.Name)
 	fmt.Fprintf(stdout, "  type:          %v\n", i.Type)
 	fmt.Fprintf(stdout, "  backend:       %v\n", i.Backend)

@@ -32,7 +32,8 @@ type warmupConfig struct {
 	cachePath string
 	cacheErr  error // why there is no default cache path, if there is none
 	timing    string
-	json      bool // print one JSON object (warmupReport), not the text
+	json      bool   // print one JSON object (warmupReport), not the text
+	adapter   string // wgpu.Options.Adapter
 }
 
 // warmupReport is what warmup -json prints, as one JSON object; its field
@@ -93,6 +94,7 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 	fs.StringVar(&cfg.cachePath, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
+	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		switch {
 		case cfg.steps < 1:
@@ -125,9 +127,9 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 			}
 		}()
 	}
-	d, err := wgpu.Open(wgpu.Options{})
-	if errors.Is(err, wgpu.ErrNoAdapter) {
-		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps)", err)
+	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
+	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
+		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
 	if err != nil {
 		return fail("opening the device: %v", err)

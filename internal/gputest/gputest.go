@@ -15,19 +15,12 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// Main runs a test binary's tests with a quiet driver: wgpu-native logs only
-// errors, and lavapipe gets the XDG_RUNTIME_DIR it complains about when
-// unset. Call it from TestMain; run is m.Run, or a wrapper of it.
+// Main runs a test binary's tests with a quiet driver (wgpu-native logs
+// only errors) and exits. Call it from TestMain; run is m.Run, or a wrapper
+// of it. (wgpu itself gives lavapipe the XDG_RUNTIME_DIR it complains
+// about when unset.)
 func Main(run func() int) {
 	wgpu.SetLogLevel(wgpu.LogError)
-	if os.Getenv("XDG_RUNTIME_DIR") == "" {
-		if dir, err := os.MkdirTemp("", "streamgate-xdg"); err == nil {
-			os.Setenv("XDG_RUNTIME_DIR", dir)
-			code := run()
-			os.RemoveAll(dir)
-			os.Exit(code)
-		}
-	}
 	os.Exit(run())
 }
 

@@ -40,17 +40,35 @@ func VariantSuffix(i int) string {
 	return fmt.Sprintf("\n// variant %d\n", i)
 }
 
-// Open opens the first adapter and builds wgsl's entry "main", with an
-// explicit layout of one read_write storage buffer of size bytes.
-func Open(wgsl string, size uint64) (r *Device, err error) {
-	r = &Device{inst: gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: gowgpu.InstanceBackend_Primary})}
+// Open opens an adapter and builds wgsl's entry "main", with an explicit
+// layout of one read_write storage buffer of size bytes. The adapter is the
+// driver's default when adapter < 0, else the adapter-th of every backend's
+// adapters, in the order wgpu.Adapters lists them.
+func Open(wgsl string, size uint64, adapter int) (r *Device, err error) {
+	backends := gowgpu.InstanceBackend_Primary
+	if adapter >= 0 {
+		backends |= gowgpu.InstanceBackend_Secondary
+	}
+	r = &Device{inst: gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: backends})}
 	defer func() {
 		if err != nil {
 			r.Release()
 			r = nil
 		}
 	}()
-	if r.adapter, err = r.inst.RequestAdapter(nil); err != nil {
+	if adapter >= 0 {
+		all := r.inst.EnumerateAdapters(nil)
+		for i, a := range all {
+			if i == adapter {
+				r.adapter = a
+			} else {
+				a.Release()
+			}
+		}
+		if r.adapter == nil {
+			return nil, fmt.Errorf("rawwgpu: no adapter %d (there are %d)", adapter, len(all))
+		}
+	} else if r.adapter, err = r.inst.RequestAdapter(nil); err != nil {
 		return nil, fmt.Errorf("rawwgpu: no adapter: %w", err)
 	}
 	if r.dev, err = r.adapter.RequestDevice(nil); err != nil {

@@ -1,0 +1,33 @@
+package wgpu
+
+// AdapterInfo describes an adapter. It is a plain value.
+type AdapterInfo struct {
+	Name         string      // e.g. "llvmpipe (LLVM 15.0.6, 256 bits)"
+	Vendor       string      // vendor name as the driver reports it
+	VendorID     uint32      // PCI vendor id, or the driver's
+	DeviceID     uint32      // PCI device id, or the driver's
+	Driver       string      // driver description, e.g. "Mesa 22.3.6"
+	Architecture string      // may be empty
+	Backend      Backend     // the API wgpu-native drives it through
+	Type         AdapterType // discrete, integrated, CPU
+	Timestamps   bool        // the adapter supports timestamp queries
+}
+
+// Limits are the device limits this package checks or reports. Field names
+// follow WebGPU's. It is a plain value.
+type Limits struct {
+	MaxBufferSize                     uint64
+	MaxStorageBufferBindingSize       uint64
+	MaxUniformBufferBindingSize       uint64
+	MaxStorageBuffersPerShaderStage   uint32
+	MaxUniformBuffersPerShaderStage   uint32
+	MaxBindingsPerBindGroup           uint32
+	MaxComputeWorkgroupStorageSize    uint32
+	MaxComputeInvocationsPerWorkgroup uint32
+	MaxComputeWorkgroupSizeX          uint32
+	MaxComputeWorkgroupSizeY          uint32
+	MaxComputeWorkgroupSizeZ          uint32
+	MaxComputeWorkgroupsPerDimension  uint32
+	MinStorageBufferOffsetAlignment   uint32
+	MinUniformBufferOffsetAlignment   uint32
+}

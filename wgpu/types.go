@@ -1,0 +1,60 @@
+package wgpu
+
+// The plain types and constants of the buffer pools, the counts and the
+// typed helpers: in both builds, with cgo and without.
+
+// DefaultStagingPoolBytes is how many bytes of idle staging buffers a
+// device keeps for read-backs when [Options].StagingPoolBytes is 0.
+const DefaultStagingPoolBytes = 64 << 20
+
+// DefaultTempPoolBytes is how many bytes of recycled buffers a device keeps
+// for [Device.TempBuffer] when [Options].TempPoolBytes is 0.
+const DefaultTempPoolBytes = 256 << 20
+
+// Stats counts a device's buffers and its two pools: the staging buffers
+// that read-backs copy through and the recycled buffers of
+// [Device.TempBuffer]. A loop whose every step creates no GPU buffer keeps
+// BuffersCreated and StagingCreated still after its first step.
+type Stats struct {
+	// BuffersCreated counts the buffers NewBuffer created (and so
+	// NewBufferFrom and TempBuffer's misses).
+	BuffersCreated int64
+	// StagingCreated counts the staging buffers read-backs created.
+	StagingCreated int64
+	// StagingHeld and StagingBytesHeld are the idle staging buffers kept.
+	StagingHeld      int
+	StagingBytesHeld uint64
+	// TempHits and TempMisses count TempBuffer calls that reused a
+	// recycled buffer and that made a new one.
+	TempHits, TempMisses int64
+	// TempHeld and TempBytesHeld are the recycled buffers kept;
+	// TempWaiting of them wait for the queue to finish their last use.
+	TempHeld      int
+	TempBytesHeld uint64
+	TempWaiting   int
+}
+
+// DeviceCounts are what a device holds and has done, as monitoring reads
+// them (package metrics publishes them).
+type DeviceCounts struct {
+	// Compiles is [Device.Compiles]: pipeline builds started.
+	Compiles int64
+	// PipelinesCached is the compiled pipelines the device keeps.
+	PipelinesCached int
+	// BuffersLive is the buffers created and not released.
+	BuffersLive int
+	// StreamsLive is the streams with state on the device (launched on
+	// and not closed).
+	StreamsLive int
+	// UncapturedErrors is how many WebGPU errors escaped every error scope
+	// in this process, on any device: each is a bug in this package or the
+	// driver. wgpu-native reports them without saying on which device.
+	UncapturedErrors uint64
+}
+
+// Numeric is the element types the typed helpers ([Write], [Read],
+// [ReadInto], [NewBufferFrom]) move to and from buffers: fixed-size
+// integers and floats, stored little-endian as WGSL reads them.
+type Numeric interface {
+	~int8 | ~uint8 | ~int16 | ~uint16 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
+}
