@@ -232,3 +232,38 @@ func TestCompileCanceled(t *testing.T) {
 		t.Fatal("Compiled after canceled Compile = true")
 	}
 }
+
+// TestIssue10NilKernels: a nil kernel anywhere is an error (or false), never
+// a panic.
+func TestIssue10NilKernels(t *testing.T) {
+	d := openTestDevice(t)
+	ctx := context.Background()
+	x := mustBuffer(t, d, 16)
+	if e := asError(t, d.Compile(ctx, nil)); e.Type != wgpu.ErrorTypeInvalidArgument || !strings.Contains(e.Message, "nil kernel") {
+		t.Errorf("Compile(nil) = %v, want InvalidArgument naming the nil kernel", e)
+	}
+	if d.Compiled(nil) {
+		t.Error("Compiled(nil) = true")
+	}
+	err := d.Precompile(ctx, []*gpu.Kernel{incKernel, nil})
+	if err == nil || !strings.Contains(err.Error(), "kernel 1 is nil") {
+		t.Errorf("Precompile([inc, nil]) = %v, want an error naming kernel 1", err)
+	}
+	if !d.Compiled(incKernel) {
+		t.Error("Precompile did not compile the good kernel beside the nil one")
+	}
+	if e := asError(t, d.Launch(1, nil, [3]uint32{1, 1, 1}, x)); e.Type != wgpu.ErrorTypeInvalidArgument {
+		t.Errorf("Launch(nil kernel) = %v, want InvalidArgument", e)
+	}
+	var nb *wgpu.Buffer
+	if err := nb.Write([]byte{1, 2, 3, 4}); err == nil {
+		t.Error("(*Buffer)(nil).Write = nil, want an error")
+	}
+	if _, err := nb.Read(ctx); err == nil {
+		t.Error("(*Buffer)(nil).Read = nil, want an error")
+	}
+	nb.Release() // harmless
+	if nb.Size() != 0 {
+		t.Errorf("(*Buffer)(nil).Size() = %d", nb.Size())
+	}
+}
