@@ -38,5 +38,5 @@ func TestIssue3RacingReleaseReturnsEarly(t *testing.T) {
 	}
 	// A resumes.
 	o.cleanup.Stop()
-	r.remove(o.id)
+	r.remove(o.stream, o.id)
 }

@@ -1,33 +1,13 @@
 package registry
 
-import "math/bits"
-
-// inlineEntries is how many live overrides a snapshot holds inside itself:
-// up to that many, a write allocates one small snapshot, and a lookup
-// scans the entries newest first. Beyond it, the entries get a slice of
-// their own and an index answers lookups, so a read never scans more than
-// inlineEntries.
-const inlineEntries = 12
-
-// entry is one live override.
-type entry struct {
-	id     uint64
-	stream ServiceStream
-	mode   StreamMode
-}
-
-// slot is one slot of a snapshot's index: a stream with a live override and
-// the mode its newest live override sets.
-type slot struct {
-	stream ServiceStream
-	mode   StreamMode
-	used   bool // false: an empty slot, which ends a probe
-}
-
-// snapshot is the registry's whole state at one instant: the live overrides,
-// their counts, an index of them, and the process mode. It is immutable once
-// published; writers build a new one.
+// snapshot is the registry's whole state at one instant: the live
+// overrides, their counts, and the process mode. It is immutable once
+// published; a writer builds a new one that shares all but one path of the
+// trie with the old (see trie.go).
 type snapshot struct {
+	// root is the trie from each stream with a live override to its
+	// override stack, newest first.
+	root slot
 	// quiet has bit d set when no live override sets d.Opposite(): then
 	// every stream's mode under default d is d. Only bits 0 and 1 are ever
 	// set, so an invalid default always takes the slow path.
@@ -35,65 +15,84 @@ type snapshot struct {
 	// def is process.StreamMode().
 	def     StreamMode
 	process ProcessMode
-	shift   uint8    // 64 - log2(home slots): hash(s)>>shift is s's home slot
 	live    [2]int32 // live overrides setting each mode, by StreamMode
-	nextID  uint64   // the id the next override takes; above every entry's
+	nextID  uint64   // the id the next override takes; above every live one
 	seq     uint64   // publication sequence number: the parent's plus one
-	// index maps each stream with a live override to the mode its newest
-	// live override sets: an open-addressed table with linear probing, built
-	// at write time so a read never scans the entries. It has a power of two
-	// home slots, at least twice the entries, followed by one overflow slot
-	// per entry, so a probe never wraps around and always ends at an empty
-	// slot. Nil up to inlineEntries overrides: lookups scan those.
-	index   []slot
-	entries []entry // live overrides, oldest first (so in id order); may alias inline
-	inline  [inlineEntries]entry
 }
 
 // emptySnapshot returns a snapshot with no overrides under process mode p.
 func emptySnapshot(p ProcessMode) *snapshot {
 	sn := &snapshot{process: p, def: p.StreamMode()}
-	sn.entries = sn.inline[:0]
 	sn.seal()
 	return sn
 }
 
-// with returns a new snapshot: sn's entries less the one at drop (when
-// drop >= 0), plus add (when add != nil), under process mode p. Up to
-// inlineEntries overrides it is one allocation.
-func (sn *snapshot) with(drop int, add *entry, p ProcessMode) *snapshot {
-	n := len(sn.entries)
-	if drop >= 0 {
-		n--
+// next returns a copy of sn under process mode p with root as its trie,
+// sealed. The caller adjusts live and nextID before it publishes.
+func (sn *snapshot) next(root slot, p ProcessMode) *snapshot {
+	n := &snapshot{root: root, process: p, def: p.StreamMode(), live: sn.live, nextID: sn.nextID}
+	return n
+}
+
+// withSet returns sn plus a new override of s, the newest, with id
+// sn.nextID.
+func (sn *snapshot) withSet(s ServiceStream, mode StreamMode) *snapshot {
+	head := &leaf{stream: s, id: sn.nextID, mode: mode, older: sn.root.lookup(s)}
+	n := sn.next(sn.root.replace(hash(s), topShift, s, head), sn.process)
+	n.live[mode]++
+	n.nextID++
+	n.seal()
+	return n
+}
+
+// withRelease returns sn less the override of s with id, or sn itself when
+// it has no such live override. Releasing a stream's newest override
+// allocates only the snapshot and the trie path; an older one also copies
+// the overrides of its stream above it.
+func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
+	head := sn.root.lookup(s)
+	var mode StreamMode
+	var rest *leaf
+	switch {
+	case head == nil:
+		return sn
+	case head.id == id:
+		mode, rest = head.mode, head.older
+	default:
+		// Copy the overrides above id: each links to the next copy.
+		var above []*leaf
+		l := head
+		for ; l != nil && l.id != id; l = l.older {
+			if l.id < id {
+				return sn // older than id: id is not live (ids grow up the stack)
+			}
+			above = append(above, l)
+		}
+		if l == nil {
+			return sn
+		}
+		mode, rest = l.mode, l.older
+		for i := len(above) - 1; i >= 0; i-- {
+			c := *above[i]
+			c.older = rest
+			rest = &c
+		}
 	}
-	if add != nil {
-		n++
-	}
-	next := &snapshot{process: p, def: p.StreamMode(), live: sn.live, nextID: sn.nextID}
-	if n <= inlineEntries {
-		next.entries = next.inline[:0:n]
-	} else {
-		next.entries = make([]entry, 0, n)
-	}
-	if drop >= 0 {
-		next.entries = append(next.entries, sn.entries[:drop]...)
-		next.entries = append(next.entries, sn.entries[drop+1:]...)
-		next.live[sn.entries[drop].mode]--
-	} else {
-		next.entries = append(next.entries, sn.entries...)
-	}
-	if add != nil {
-		next.entries = append(next.entries, *add)
-		next.live[add.mode]++
-		next.nextID = add.id + 1
-	}
-	next.build()
-	next.seal()
-	return next
+	n := sn.next(sn.root.replace(hash(s), topShift, s, rest), sn.process)
+	n.live[mode]--
+	n.seal()
+	return n
+}
+
+// withProcess returns sn under process mode p.
+func (sn *snapshot) withProcess(p ProcessMode) *snapshot {
+	n := sn.next(sn.root, p)
+	n.seal()
+	return n
 }
 
 // mode is the slow path of Registry.Mode and Resolve: it validates def and
-// looks s up in the index.
+// looks s up in the trie.
 func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if def > Discard {
 		panic(invalidStreamMode(def))
@@ -101,53 +100,10 @@ func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if sn.quiet>>def&1 != 0 {
 		return def
 	}
-	if sn.index == nil {
-		es := sn.entries
-		for i := len(es) - 1; i >= 0; i-- {
-			if e := &es[i]; e.stream.Stream == s.Stream && e.stream.Service == s.Service {
-				return e.mode
-			}
-		}
-		return def
+	if l := sn.root.lookup(s); l != nil {
+		return l.mode
 	}
-	for i := hash(s) >> sn.shift; ; i++ {
-		if sl := &sn.index[i]; !sl.used {
-			return def
-		} else if sl.stream == s {
-			return sl.mode
-		}
-	}
-}
-
-// hashMul is the multiplier of hash: 2^64 over the golden ratio, odd.
-const hashMul = 0x9e3779b97f4a7c15
-
-// hash mixes s into 64 bits whose high bits pick its home slot (Fibonacci
-// hashing).
-func hash(s ServiceStream) uint64 {
-	return (uint64(s.Stream) ^ uint64(s.Service)<<40) * hashMul
-}
-
-// build fills the index from the entries.
-func (sn *snapshot) build() {
-	n := len(sn.entries)
-	if n <= inlineEntries {
-		sn.index = nil
-		return
-	}
-	home := 1 << bits.Len(uint(2*n-1))
-	sn.index = make([]slot, home+n)
-	sn.shift = uint8(64 - bits.TrailingZeros(uint(home)))
-	// Oldest first: a newer entry of a stream overwrites an older one.
-	for _, e := range sn.entries {
-		for i := hash(e.stream) >> sn.shift; ; i++ {
-			sl := &sn.index[i]
-			if !sl.used || sl.stream == e.stream {
-				*sl = slot{stream: e.stream, mode: e.mode, used: true}
-				break
-			}
-		}
-	}
+	return def
 }
 
 // seal sets quiet from live.
@@ -158,22 +114,4 @@ func (sn *snapshot) seal() {
 			sn.quiet |= 1 << d
 		}
 	}
-}
-
-// find returns the position of the entry with id, or -1. Entries are in id
-// order, so it searches by bisection.
-func (sn *snapshot) find(id uint64) int {
-	lo, hi := 0, len(sn.entries)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if sn.entries[m].id < id {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(sn.entries) && sn.entries[lo].id == id {
-		return lo
-	}
-	return -1
 }
