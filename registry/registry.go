@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync/atomic"
+	"weak"
 
 	"github.com/streamgate/streamgate/lockfree"
 )
@@ -29,6 +30,7 @@ type Registry struct {
 	fast   atomic.Uint64
 	state  lockfree.Value[snapshot] // the published snapshot; never nil after New
 	leaked atomic.Uint64            // overrides released by their cleanup
+	young  young                    // overrides without a cleanup yet (leak.go)
 }
 
 // Default is the process's registry.
@@ -40,6 +42,7 @@ func New() *Registry {
 	sn := emptySnapshot(ProcessExecute)
 	r.state.Store(sn)
 	r.fast.Store(fastWord(sn))
+	tickEveryGC(weak.Make(r))
 	return r
 }
 
@@ -48,24 +51,20 @@ func New() *Registry {
 //
 // Release may be called from any goroutine, any number of times; only the
 // first call does anything. An Override that becomes unreachable without
-// Release is released by a cleanup when the garbage collector finds it, and
-// counted in [Registry.Leaked]: relying on that is a bug, since until the
-// collector runs the stream stays overridden.
+// Release is released by a cleanup once the garbage collector finds it (at
+// the second collection after it is set, at the latest the second after it
+// is dropped), and counted in [Registry.Leaked]: relying on that is a bug,
+// since until then the stream stays overridden.
 type Override struct {
-	r        *Registry
-	id       uint64          // written once
-	mode     StreamMode      // written once
-	stream   ServiceStream   // written once
-	released atomic.Bool     // set by the first Release
-	cleanup  runtime.Cleanup // written once; stopped by Release
-}
-
-// leakedOverride is what an Override's cleanup needs: never the Override
-// itself, which would keep it reachable.
-type leakedOverride struct {
-	r      *Registry
-	id     uint64
-	stream ServiceStream
+	r      *Registry     // written once
+	id     uint64        // written once
+	mode   StreamMode    // written once
+	stream ServiceStream // written once
+	// state is overrideYoung, overrideWatched or overrideReleased (leak.go).
+	state atomic.Uint32
+	// cleanup is written once, before state becomes overrideWatched; the
+	// first Release stops it.
+	cleanup runtime.Cleanup
 }
 
 // Set puts stream s in mode until the returned override is released. It
@@ -81,22 +80,15 @@ func (r *Registry) Set(mode StreamMode, s ServiceStream) *Override {
 		return old.withSet(s, mode)
 	})
 	o := &Override{r: r, id: id, mode: mode, stream: s}
-	o.cleanup = runtime.AddCleanup(o, releaseLeaked, leakedOverride{r: r, id: id, stream: s})
+	r.addYoung(o)
 	return o
-}
-
-// releaseLeaked is the cleanup of an override never released.
-func releaseLeaked(l leakedOverride) {
-	if l.r.remove(l.stream, l.id) {
-		l.r.leaked.Add(1)
-	}
 }
 
 // Release ends the override: its stream's mode is again what the newest
 // remaining override sets, or the default. It is idempotent and may be
 // called from any goroutine.
 func (o *Override) Release() {
-	if o.released.CompareAndSwap(false, true) {
+	if o.state.Swap(overrideReleased) == overrideWatched {
 		o.cleanup.Stop()
 	}
 	// Every call removes the entry, not only the first: a Release that
