@@ -11,16 +11,16 @@ import (
 // node; a mask of high bits only makes streams collide below the first
 // levels. Tests that call it must not run in parallel with others.
 func SetHashMask(mask uint64) (restore func()) {
-	old := hashMask
-	hashMask = mask
-	return func() { hashMask = old }
+	old := hashUnmask.Swap(^mask)
+	return func() { hashUnmask.Store(old) }
 }
 
 // CheckTrie walks r's published trie and returns an error unless it is
 // well formed: every leaf on its hash's path, nodes canonical (no node
 // holds a lone leaf; collision nodes only where the hash is spent, of two
-// or more streams of one hash), every stack newest first, and the live
-// counts those of the stacks. It returns the streams with a live override.
+// or more streams of one hash), every stack newest first, the live
+// counts those of the stacks, and the small table (up to smallMax streams)
+// the streams' newest modes. It returns the streams with a live override.
 func CheckTrie(r *Registry) (streams int, err error) {
 	sn := r.state.Load()
 	var live [2]int32
@@ -92,6 +92,24 @@ func CheckTrie(r *Registry) (streams int, err error) {
 	}
 	if live != sn.live {
 		return 0, fmt.Errorf("stacks hold %v live overrides, the snapshot counts %v", live, sn.live)
+	}
+	if int(sn.streams) != len(seen) {
+		return 0, fmt.Errorf("the trie has %d streams, the snapshot counts %d", len(seen), sn.streams)
+	}
+	if sn.streams <= smallMax {
+		// The small table lists every stream once, with its newest mode.
+		for i, s := range sn.smallStreams[:sn.streams] {
+			l := sn.root.lookup(s)
+			if l == nil {
+				return 0, fmt.Errorf("the small table lists %v, which has no live override", s)
+			}
+			if sn.smallModes[i] != l.mode {
+				return 0, fmt.Errorf("the small table has %v for %v, its newest override %v", sn.smallModes[i], s, l.mode)
+			}
+			if slices.Index(sn.smallStreams[:sn.streams], s) != i {
+				return 0, fmt.Errorf("the small table lists %v twice", s)
+			}
+		}
 	}
 	slices.SortFunc(seen, func(a, b ServiceStream) int {
 		if a.Service != b.Service {

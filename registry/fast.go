@@ -6,7 +6,7 @@ package registry
 // snapshot — a read then takes the slow path, which is never wrong — but
 // never more: each quiet bit it has set, the snapshot has, and a Resolve
 // answer it holds is the snapshot's. Writers lower it before they publish
-// and raise it after (see update).
+// and raise it after (see publish).
 
 // The fast word's layout.
 const (
@@ -16,60 +16,30 @@ const (
 	// fastQuiet is the second byte: the quiet bits (snapshot.quiet) << 8.
 	// Its bits 2 to 7 are always 0, so an invalid default never reads 1.
 	fastQuiet = 0xff00
-	// fastSeqShift is where the snapshot's sequence number starts.
-	fastSeqShift = 16
 )
 
 // fastWord is the fast word that describes sn exactly.
 func fastWord(sn *snapshot) uint64 {
-	w := sn.seq<<fastSeqShift | uint64(sn.quiet)<<8
+	w := uint64(sn.quiet) << 8
 	if sn.quiet>>sn.def&1 != 0 {
 		w |= 1 + uint64(sn.def)
 	}
 	return w
 }
 
-// update publishes fn(old) as lockfree.Value.Update does, keeping the fast
-// word's invariant: before the new snapshot can be published, the word
-// loses the quiet bits the new snapshot does not have (all of them when the
-// default changes) and takes its sequence number, so no older writer can
-// raise them again; after it is published, the word is raised to the new
-// snapshot's bits unless a newer writer has moved it on. A writer whose CAS
-// fails has only lowered bits: readers then take the slow path until the
-// next raise, which is never wrong.
-//
-// fn returns old itself for "no change": then nothing is published.
-func (r *Registry) update(fn func(old *snapshot) *snapshot) {
-	var next *snapshot
-	for {
-		old := r.state.Load()
-		next = fn(old)
-		if next == old {
-			return
-		}
-		next.seq = old.seq + 1
-		keep := fastWord(old) & fastWord(next) & (fastResolve | fastQuiet)
-		if keep != fastWord(old)&(fastResolve|fastQuiet) {
-			for {
-				w := r.fast.Load()
-				seq := max(w>>fastSeqShift, next.seq)
-				if r.fast.CompareAndSwap(w, seq<<fastSeqShift|w&keep) {
-					break
-				}
-			}
-		}
-		if r.state.CompareAndSwap(old, next) {
-			break
-		}
+// publish publishes next, built from old, the published snapshot; r.mu is
+// held, so no other writer moves the fast word or the snapshot meanwhile.
+// It keeps the fast word's invariant: before next is published, the word
+// loses the bits next does not have; after, it takes next's.
+func (r *Registry) publish(old, next *snapshot) {
+	next.seq = old.seq + 1
+	w, wn := fastWord(old), fastWord(next)
+	if low := w & wn; low != w {
+		r.fast.Store(low)
 	}
-	for {
-		w := r.fast.Load()
-		if w>>fastSeqShift > next.seq || w == fastWord(next) {
-			return
-		}
-		if r.fast.CompareAndSwap(w, fastWord(next)) {
-			return
-		}
+	r.state.Store(next)
+	if wn != w&wn {
+		r.fast.Store(wn)
 	}
 }
 
@@ -94,7 +64,25 @@ func (r *Registry) Mode(s ServiceStream, def StreamMode) StreamMode {
 //
 //go:noinline
 func (r *Registry) slowMode(s ServiceStream, def StreamMode) StreamMode {
-	return r.state.Load().mode(s, def)
+	// snapshot.mode, written out here: a call less on every read that
+	// leaves the fast word.
+	sn := r.state.Load()
+	if def > Discard {
+		panic(invalidStreamMode(def))
+	}
+	if sn.quiet>>def&1 != 0 {
+		return def
+	}
+	if k := uint(sn.streams); k <= smallMax {
+		ss := sn.smallStreams[:k]
+		for i := len(ss) - 1; i >= 0; i-- { // newest first
+			if ss[i].Stream == s.Stream && ss[i].Service == s.Service {
+				return sn.smallModes[i]
+			}
+		}
+		return def
+	}
+	return sn.root.lookupMode(s, def)
 }
 
 // Resolve returns s's mode under the current process mode:

@@ -2,7 +2,6 @@ package registry
 
 import (
 	"runtime"
-	"sync"
 	"weak"
 )
 
@@ -34,9 +33,8 @@ const (
 	overrideReleased        // Release was called
 )
 
-// young is a registry's list of young overrides.
+// young is a registry's list of young overrides, guarded by Registry.mu.
 type young struct {
-	mu   sync.Mutex  // guards list
 	list []*Override // young overrides, maybe released since; at most youngMax
 }
 
@@ -55,33 +53,30 @@ func releaseLeaked(l leakedOverride) {
 	}
 }
 
-// addYoung adds o, just set, to r's young list, handing the list over
-// when it is full.
-func (r *Registry) addYoung(o *Override) {
+// addYoung adds o, just set, to r's young list; r.mu is held. When that
+// fills the list, it empties it and returns the full list, for the caller
+// to hand over (watch) once it has unlocked r.mu.
+func (r *Registry) addYoung(o *Override) (full []*Override) {
 	y := &r.young
-	y.mu.Lock()
 	if y.list == nil {
 		y.list = make([]*Override, 0, youngMax)
 	}
 	y.list = append(y.list, o)
 	if len(y.list) < youngMax {
-		y.mu.Unlock()
-		return
+		return nil
 	}
-	list := y.list
+	full = y.list
 	y.list = nil
-	y.mu.Unlock()
-	watch(list)
+	return full
 }
 
 // handOver gives every override of r's young list still live its cleanup
 // and empties the list.
 func (r *Registry) handOver() {
-	y := &r.young
-	y.mu.Lock()
-	list := y.list
-	y.list = nil
-	y.mu.Unlock()
+	r.mu.Lock()
+	list := r.young.list
+	r.young.list = nil
+	r.mu.Unlock()
 	watch(list)
 }
 

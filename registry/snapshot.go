@@ -1,13 +1,16 @@
 package registry
 
+// smallMax is how many streams with a live override a snapshot also lists
+// in its small table: up to that many, a read scans the table, newest
+// stream first, with no hashing and no pointer hops; beyond it, a read
+// looks the stream up in the trie.
+const smallMax = 8
+
 // snapshot is the registry's whole state at one instant: the live
 // overrides, their counts, and the process mode. It is immutable once
 // published; a writer builds a new one that shares all but one path of the
 // trie with the old (see trie.go).
 type snapshot struct {
-	// root is the trie from each stream with a live override to its
-	// override stack, newest first.
-	root slot
 	// quiet has bit d set when no live override sets d.Opposite(): then
 	// every stream's mode under default d is d. Only bits 0 and 1 are ever
 	// set, so an invalid default always takes the slow path.
@@ -15,9 +18,21 @@ type snapshot struct {
 	// def is process.StreamMode().
 	def     StreamMode
 	process ProcessMode
+	// streams is how many streams have a live override: the trie's leaves.
+	// Up to smallMax, the small table lists them all.
+	streams int32
 	live    [2]int32 // live overrides setting each mode, by StreamMode
-	nextID  uint64   // the id the next override takes; above every live one
-	seq     uint64   // publication sequence number: the parent's plus one
+	// smallStreams[:streams] are the streams with a live override, in the
+	// order their stacks were started (the newest last), and smallModes the
+	// mode of each one's newest live override; only while streams <=
+	// smallMax.
+	smallStreams [smallMax]ServiceStream
+	smallModes   [smallMax]StreamMode
+	// root is the trie from each stream with a live override to its
+	// override stack, newest first.
+	root   slot
+	nextID uint64 // the id the next override takes; above every live one
+	seq    uint64 // publication sequence number: the parent's plus one
 }
 
 // emptySnapshot returns a snapshot with no overrides under process mode p.
@@ -27,20 +42,27 @@ func emptySnapshot(p ProcessMode) *snapshot {
 	return sn
 }
 
-// next returns a copy of sn under process mode p with root as its trie,
-// sealed. The caller adjusts live and nextID before it publishes.
-func (sn *snapshot) next(root slot, p ProcessMode) *snapshot {
-	n := &snapshot{root: root, process: p, def: p.StreamMode(), live: sn.live, nextID: sn.nextID}
+// clone returns a copy of sn to modify: the caller seals it.
+func (sn *snapshot) clone() *snapshot {
+	n := new(snapshot)
+	*n = *sn
 	return n
 }
 
 // withSet returns sn plus a new override of s, the newest, with id
 // sn.nextID.
 func (sn *snapshot) withSet(s ServiceStream, mode StreamMode) *snapshot {
-	head := &leaf{stream: s, id: sn.nextID, mode: mode, older: sn.root.lookup(s)}
-	n := sn.next(sn.root.replace(hash(s), topShift, s, head), sn.process)
+	h := hash(s)
+	older := sn.root.lookupHash(h, s)
+	head := &leaf{stream: s, id: sn.nextID, mode: mode, older: older}
+	n := sn.clone()
+	n.root = sn.root.replace(h, topShift, s, head)
 	n.live[mode]++
 	n.nextID++
+	if older == nil {
+		n.streams++
+	}
+	n.smallSet(s, mode)
 	n.seal()
 	return n
 }
@@ -50,7 +72,8 @@ func (sn *snapshot) withSet(s ServiceStream, mode StreamMode) *snapshot {
 // allocates only the snapshot and the trie path; an older one also copies
 // the overrides of its stream above it.
 func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
-	head := sn.root.lookup(s)
+	h := hash(s)
+	head := sn.root.lookupHash(h, s)
 	var mode StreamMode
 	var rest *leaf
 	switch {
@@ -78,21 +101,73 @@ func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
 			rest = &c
 		}
 	}
-	n := sn.next(sn.root.replace(hash(s), topShift, s, rest), sn.process)
+	n := sn.clone()
+	n.root = sn.root.replace(h, topShift, s, rest)
 	n.live[mode]--
+	if rest != nil {
+		n.smallSet(s, rest.mode)
+	} else {
+		n.streams--
+		n.smallDelete(s)
+	}
 	n.seal()
 	return n
+}
+
+// smallSet records in n's small table that s's newest live override sets
+// mode; n.streams already counts s.
+func (n *snapshot) smallSet(s ServiceStream, mode StreamMode) {
+	if n.streams > smallMax {
+		return
+	}
+	k := int(n.streams)
+	for i := range k - 1 {
+		if n.smallStreams[i] == s {
+			n.smallModes[i] = mode
+			return
+		}
+	}
+	// s is the newest stream or it is new: either way it is at k-1.
+	n.smallStreams[k-1], n.smallModes[k-1] = s, mode
+}
+
+// smallDelete drops s from n's small table, s's stack now empty;
+// n.streams no longer counts s. When n.streams has just come down to
+// smallMax, it rebuilds the table from the trie.
+func (n *snapshot) smallDelete(s ServiceStream) {
+	switch k := int(n.streams); {
+	case k > smallMax:
+	case k == smallMax:
+		// The table was out of use (smallMax+1 streams): fill it from the
+		// trie. Its order is then the trie's, not the streams' age: that
+		// changes only the scan's speed, each stream being in it once.
+		i := 0
+		n.root.each(func(l *leaf) {
+			n.smallStreams[i], n.smallModes[i] = l.stream, l.mode
+			i++
+		})
+	default:
+		for i := range k + 1 {
+			if n.smallStreams[i] == s {
+				copy(n.smallStreams[i:k], n.smallStreams[i+1:k+1])
+				copy(n.smallModes[i:k], n.smallModes[i+1:k+1])
+				break
+			}
+		}
+		n.smallStreams[k], n.smallModes[k] = ServiceStream{}, 0
+	}
 }
 
 // withProcess returns sn under process mode p.
 func (sn *snapshot) withProcess(p ProcessMode) *snapshot {
-	n := sn.next(sn.root, p)
+	n := sn.clone()
+	n.process, n.def = p, p.StreamMode()
 	n.seal()
 	return n
 }
 
-// mode is the slow path of Registry.Mode and Resolve: it validates def and
-// looks s up in the trie.
+// mode is the slow path of Registry.Mode and Resolve: it validates def,
+// then scans the small table or looks s up in the trie.
 func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if def > Discard {
 		panic(invalidStreamMode(def))
@@ -100,10 +175,16 @@ func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if sn.quiet>>def&1 != 0 {
 		return def
 	}
-	if l := sn.root.lookup(s); l != nil {
-		return l.mode
+	if k := uint(sn.streams); k <= smallMax {
+		ss := sn.smallStreams[:k]
+		for i := len(ss) - 1; i >= 0; i-- { // newest first
+			if ss[i].Stream == s.Stream && ss[i].Service == s.Service {
+				return sn.smallModes[i]
+			}
+		}
+		return def
 	}
-	return def
+	return sn.root.lookupMode(s, def)
 }
 
 // seal sets quiet from live.

@@ -2,6 +2,7 @@ package registry
 
 import (
 	"math/bits"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -77,9 +78,10 @@ func newNode(bm uint32, kids ...slot) slot {
 	return slot{ptr: unsafe.Pointer(&n[0]), bm: bm}
 }
 
-// hashMask is ANDed into every stream hash. Tests lower it (export_test.go)
-// to force hash collisions: 0 makes every stream's hash equal.
-var hashMask uint64 = ^uint64(0)
+// hashUnmask is cleared from every stream hash: 0 but in tests, which set
+// it (SetHashMask in export_test.go) to force hash collisions. Atomic,
+// because a leaked override's cleanup may hash while a test sets it.
+var hashUnmask atomic.Uint64
 
 // hash mixes s into 64 bits (a multiply-xorshift finalizer): the trie
 // consumes them from the top.
@@ -88,13 +90,23 @@ func hash(s ServiceStream) uint64 {
 	h ^= h >> 32
 	h *= 0xd6e8feb86659fd93
 	h ^= h >> 32
-	return h & hashMask
+	return h &^ hashUnmask.Load()
 }
 
 // lookup returns the head of s's override stack, or nil. It never
 // allocates.
-func (root *slot) lookup(s ServiceStream) *leaf {
-	h := hash(s)
+func (root *slot) lookup(s ServiceStream) *leaf { return root.lookupHash(hash(s), s) }
+
+// lookupMode returns the mode of s's newest live override, or def.
+func (root *slot) lookupMode(s ServiceStream, def StreamMode) StreamMode {
+	if l := root.lookupHash(hash(s), s); l != nil {
+		return l.mode
+	}
+	return def
+}
+
+// lookupHash is lookup given h = hash(s).
+func (root *slot) lookupHash(h uint64, s ServiceStream) *leaf {
 	sl := root
 	for shift := topShift; ; shift -= trieBits {
 		if sl.bm == 0 {
@@ -116,6 +128,19 @@ func (root *slot) lookup(s ServiceStream) *leaf {
 			return nil
 		}
 		sl = (*slot)(unsafe.Add(sl.ptr, uintptr(bits.OnesCount32(sl.bm&(bit-1)))*slotSize))
+	}
+}
+
+// each calls f with the head of every override stack of the subtrie at sl.
+func (sl slot) each(f func(*leaf)) {
+	if sl.bm == 0 {
+		if l := (*leaf)(sl.ptr); l != nil {
+			f(l)
+		}
+		return
+	}
+	for _, k := range sl.kids() {
+		k.each(f)
 	}
 }
 
