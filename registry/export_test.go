@@ -19,8 +19,8 @@ func SetHashMask(mask uint64) (restore func()) {
 // well formed: every leaf on its hash's path, nodes canonical (no node
 // holds a lone leaf; collision nodes only where the hash is spent, of two
 // or more streams of one hash), every stack newest first, the live
-// counts those of the stacks, and the small table (up to smallMax streams)
-// the streams' newest modes. It returns the streams with a live override.
+// counts those of the stacks; or, while the snapshot is small, every stream
+// once in the small table, with its newest mode, and the trie empty. It returns the streams with a live override.
 func CheckTrie(r *Registry) (streams int, err error) {
 	sn := r.state.Load()
 	var live [2]int32
@@ -87,29 +87,44 @@ func CheckTrie(r *Registry) (streams int, err error) {
 		}
 		return nil
 	}
-	if err := walk(sn.root, 0, topShift, true); err != nil {
-		return 0, err
+	if sn.small {
+		if sn.root != (slot{}) {
+			return 0, fmt.Errorf("the small table is in use, yet the trie is not empty")
+		}
+		if sn.streams > smallMax {
+			return 0, fmt.Errorf("the small table holds %d streams", sn.streams)
+		}
+		for i := range smallMax {
+			l := sn.smallHeads[i]
+			if i >= int(sn.streams) {
+				if l != nil || sn.smallStreams[i] != (ServiceStream{}) || sn.smallModes[i] != 0 {
+					return 0, fmt.Errorf("the small table's entry %d is past its %d streams, yet not zero", i, sn.streams)
+				}
+				continue
+			}
+			if l == nil || l.stream != sn.smallStreams[i] || l.mode != sn.smallModes[i] {
+				return 0, fmt.Errorf("the small table's entry %d: %v %v, its head %+v", i, sn.smallStreams[i], sn.smallModes[i], l)
+			}
+			if err := walk(leafSlot(l), 0, topShift, false); err != nil {
+				return 0, err
+			}
+		}
+	} else {
+		if sn.streams <= smallMin {
+			return 0, fmt.Errorf("%d streams in the trie: they belong in the small table", sn.streams)
+		}
+		if sn.smallHeads != [smallMax]*leaf{} || sn.smallStreams != [smallMax]ServiceStream{} {
+			return 0, fmt.Errorf("the trie is in use, yet the small table is not zero")
+		}
+		if err := walk(sn.root, 0, topShift, true); err != nil {
+			return 0, err
+		}
 	}
 	if live != sn.live {
 		return 0, fmt.Errorf("stacks hold %v live overrides, the snapshot counts %v", live, sn.live)
 	}
 	if int(sn.streams) != len(seen) {
 		return 0, fmt.Errorf("the trie has %d streams, the snapshot counts %d", len(seen), sn.streams)
-	}
-	if sn.streams <= smallMax {
-		// The small table lists every stream once, with its newest mode.
-		for i, s := range sn.smallStreams[:sn.streams] {
-			l := sn.root.lookup(s)
-			if l == nil {
-				return 0, fmt.Errorf("the small table lists %v, which has no live override", s)
-			}
-			if sn.smallModes[i] != l.mode {
-				return 0, fmt.Errorf("the small table has %v for %v, its newest override %v", sn.smallModes[i], s, l.mode)
-			}
-			if slices.Index(sn.smallStreams[:sn.streams], s) != i {
-				return 0, fmt.Errorf("the small table lists %v twice", s)
-			}
-		}
 	}
 	slices.SortFunc(seen, func(a, b ServiceStream) int {
 		if a.Service != b.Service {

@@ -73,8 +73,8 @@ func (r *Registry) slowMode(s ServiceStream, def StreamMode) StreamMode {
 	if sn.quiet>>def&1 != 0 {
 		return def
 	}
-	if k := uint(sn.streams); k <= smallMax {
-		ss := sn.smallStreams[:k]
+	if sn.small {
+		ss := sn.smallStreams[:sn.streams]
 		for i := len(ss) - 1; i >= 0; i-- { // newest first
 			if ss[i].Stream == s.Stream && ss[i].Service == s.Service {
 				return sn.smallModes[i]

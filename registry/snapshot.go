@@ -1,15 +1,21 @@
 package registry
 
-// smallMax is how many streams with a live override a snapshot also lists
-// in its small table: up to that many, a read scans the table, newest
-// stream first, with no hashing and no pointer hops; beyond it, a read
-// looks the stream up in the trie.
-const smallMax = 8
+// smallMax is how many streams with a live override a snapshot holds in its
+// small table rather than in the trie: up to that many, a read scans the
+// table, newest stream first, with no hashing and no pointer hops, and a
+// write copies the snapshot alone, no trie node. The table hands its
+// streams to the trie when a Set would make them more than smallMax, and
+// takes them back when releases bring them down to smallMin, so that a
+// count going back and forth across smallMax does not move them every time.
+const (
+	smallMax = 8
+	smallMin = smallMax / 2
+)
 
 // snapshot is the registry's whole state at one instant: the live
 // overrides, their counts, and the process mode. It is immutable once
-// published; a writer builds a new one that shares all but one path of the
-// trie with the old (see trie.go).
+// published; a writer builds a new one that shares all the rest with the
+// old: the override stacks, and all but one path of the trie (trie.go).
 type snapshot struct {
 	// quiet has bit d set when no live override sets d.Opposite(): then
 	// every stream's mode under default d is d. Only bits 0 and 1 are ever
@@ -18,18 +24,21 @@ type snapshot struct {
 	// def is process.StreamMode().
 	def     StreamMode
 	process ProcessMode
-	// streams is how many streams have a live override: the trie's leaves.
-	// Up to smallMax, the small table lists them all.
+	// small: the streams with a live override are in the small table, and
+	// the trie is empty. Otherwise they are in the trie, and the table is
+	// unused (and zero).
+	small bool
+	// streams is how many streams have a live override.
 	streams int32
 	live    [2]int32 // live overrides setting each mode, by StreamMode
-	// smallStreams[:streams] are the streams with a live override, in the
-	// order their stacks were started (the newest last), and smallModes the
-	// mode of each one's newest live override; only while streams <=
-	// smallMax.
+	// The small table: [:streams] of each array, in the order the streams'
+	// stacks were started (the newest last): the stream, the mode its
+	// newest live override sets, and its override stack.
 	smallStreams [smallMax]ServiceStream
 	smallModes   [smallMax]StreamMode
+	smallHeads   [smallMax]*leaf
 	// root is the trie from each stream with a live override to its
-	// override stack, newest first.
+	// override stack, newest first; empty while small.
 	root   slot
 	nextID uint64 // the id the next override takes; above every live one
 	seq    uint64 // publication sequence number: the parent's plus one
@@ -37,7 +46,7 @@ type snapshot struct {
 
 // emptySnapshot returns a snapshot with no overrides under process mode p.
 func emptySnapshot(p ProcessMode) *snapshot {
-	sn := &snapshot{process: p, def: p.StreamMode()}
+	sn := &snapshot{process: p, def: p.StreamMode(), small: true}
 	sn.seal()
 	return sn
 }
@@ -49,31 +58,110 @@ func (sn *snapshot) clone() *snapshot {
 	return n
 }
 
+// smallIndex returns s's index in sn's small table, or -1.
+func (sn *snapshot) smallIndex(s ServiceStream) int {
+	for i, t := range sn.smallStreams[:sn.streams] {
+		if t == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// head returns the head of s's override stack, or nil, and s's index in
+// the small table, or -1.
+func (sn *snapshot) head(s ServiceStream) (l *leaf, i int) {
+	if sn.small {
+		if i = sn.smallIndex(s); i >= 0 {
+			return sn.smallHeads[i], i
+		}
+		return nil, -1
+	}
+	return sn.root.lookup(s), -1
+}
+
+// put makes head (never nil) the head of s's stack in n; i is s's index
+// in the small table, or -1 (not there, or n not small); fresh: s had no
+// stack.
+func (n *snapshot) put(s ServiceStream, head *leaf, i int, fresh bool) {
+	if n.small {
+		if i < 0 {
+			if n.streams == smallMax {
+				n.toTrie()
+				n.put(s, head, -1, true)
+				return
+			}
+			i = int(n.streams)
+			n.streams++
+			n.smallStreams[i] = s
+		}
+		n.smallModes[i], n.smallHeads[i] = head.mode, head
+		return
+	}
+	if fresh {
+		n.streams++
+	}
+	n.root = n.root.replace(hash(s), topShift, s, head)
+}
+
+// drop removes s's stack from n; i is s's index in the small table, or -1
+// (n not small).
+func (n *snapshot) drop(s ServiceStream, i int) {
+	n.streams--
+	if n.small {
+		k := int(n.streams)
+		copy(n.smallStreams[i:k], n.smallStreams[i+1:k+1])
+		copy(n.smallModes[i:k], n.smallModes[i+1:k+1])
+		copy(n.smallHeads[i:k], n.smallHeads[i+1:k+1])
+		n.smallStreams[k], n.smallModes[k], n.smallHeads[k] = ServiceStream{}, 0, nil
+		return
+	}
+	n.root = n.root.replace(hash(s), topShift, s, nil)
+	if n.streams <= smallMin {
+		n.toSmall()
+	}
+}
+
+// toTrie moves n's streams from the small table to the trie.
+func (n *snapshot) toTrie() {
+	var root slot
+	for i, l := range n.smallHeads[:n.streams] {
+		root = root.replace(hash(l.stream), topShift, l.stream, l)
+		n.smallStreams[i], n.smallModes[i], n.smallHeads[i] = ServiceStream{}, 0, nil
+	}
+	n.root, n.small = root, false
+}
+
+// toSmall moves n's streams, at most smallMax, from the trie to the small
+// table. Their order is then the trie's, not their age: that changes only
+// the scan's speed, each stream being in the table once.
+func (n *snapshot) toSmall() {
+	i := 0
+	n.root.each(func(l *leaf) {
+		n.smallStreams[i], n.smallModes[i], n.smallHeads[i] = l.stream, l.mode, l
+		i++
+	})
+	n.root, n.small = slot{}, true
+}
+
 // withSet returns sn plus a new override of s, the newest, with id
 // sn.nextID.
 func (sn *snapshot) withSet(s ServiceStream, mode StreamMode) *snapshot {
-	h := hash(s)
-	older := sn.root.lookupHash(h, s)
-	head := &leaf{stream: s, id: sn.nextID, mode: mode, older: older}
+	older, i := sn.head(s)
 	n := sn.clone()
-	n.root = sn.root.replace(h, topShift, s, head)
+	n.put(s, &leaf{stream: s, id: sn.nextID, mode: mode, older: older}, i, older == nil)
 	n.live[mode]++
 	n.nextID++
-	if older == nil {
-		n.streams++
-	}
-	n.smallSet(s, mode)
 	n.seal()
 	return n
 }
 
 // withRelease returns sn less the override of s with id, or sn itself when
 // it has no such live override. Releasing a stream's newest override
-// allocates only the snapshot and the trie path; an older one also copies
-// the overrides of its stream above it.
+// allocates only the snapshot and the trie path, if any; an older one also
+// copies the overrides of its stream above it.
 func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
-	h := hash(s)
-	head := sn.root.lookupHash(h, s)
+	head, i := sn.head(s)
 	var mode StreamMode
 	var rest *leaf
 	switch {
@@ -102,60 +190,14 @@ func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
 		}
 	}
 	n := sn.clone()
-	n.root = sn.root.replace(h, topShift, s, rest)
-	n.live[mode]--
 	if rest != nil {
-		n.smallSet(s, rest.mode)
+		n.put(s, rest, i, false)
 	} else {
-		n.streams--
-		n.smallDelete(s)
+		n.drop(s, i)
 	}
+	n.live[mode]--
 	n.seal()
 	return n
-}
-
-// smallSet records in n's small table that s's newest live override sets
-// mode; n.streams already counts s.
-func (n *snapshot) smallSet(s ServiceStream, mode StreamMode) {
-	if n.streams > smallMax {
-		return
-	}
-	k := int(n.streams)
-	for i := range k - 1 {
-		if n.smallStreams[i] == s {
-			n.smallModes[i] = mode
-			return
-		}
-	}
-	// s is the newest stream or it is new: either way it is at k-1.
-	n.smallStreams[k-1], n.smallModes[k-1] = s, mode
-}
-
-// smallDelete drops s from n's small table, s's stack now empty;
-// n.streams no longer counts s. When n.streams has just come down to
-// smallMax, it rebuilds the table from the trie.
-func (n *snapshot) smallDelete(s ServiceStream) {
-	switch k := int(n.streams); {
-	case k > smallMax:
-	case k == smallMax:
-		// The table was out of use (smallMax+1 streams): fill it from the
-		// trie. Its order is then the trie's, not the streams' age: that
-		// changes only the scan's speed, each stream being in it once.
-		i := 0
-		n.root.each(func(l *leaf) {
-			n.smallStreams[i], n.smallModes[i] = l.stream, l.mode
-			i++
-		})
-	default:
-		for i := range k + 1 {
-			if n.smallStreams[i] == s {
-				copy(n.smallStreams[i:k], n.smallStreams[i+1:k+1])
-				copy(n.smallModes[i:k], n.smallModes[i+1:k+1])
-				break
-			}
-		}
-		n.smallStreams[k], n.smallModes[k] = ServiceStream{}, 0
-	}
 }
 
 // withProcess returns sn under process mode p.
@@ -166,8 +208,8 @@ func (sn *snapshot) withProcess(p ProcessMode) *snapshot {
 	return n
 }
 
-// mode is the slow path of Registry.Mode and Resolve: it validates def,
-// then scans the small table or looks s up in the trie.
+// mode is the slow path of Resolve (Registry.slowMode has it written out):
+// it validates def, then scans the small table or looks s up in the trie.
 func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if def > Discard {
 		panic(invalidStreamMode(def))
@@ -175,8 +217,8 @@ func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if sn.quiet>>def&1 != 0 {
 		return def
 	}
-	if k := uint(sn.streams); k <= smallMax {
-		ss := sn.smallStreams[:k]
+	if sn.small {
+		ss := sn.smallStreams[:sn.streams]
 		for i := len(ss) - 1; i >= 0; i-- { // newest first
 			if ss[i].Stream == s.Stream && ss[i].Service == s.Service {
 				return sn.smallModes[i]
