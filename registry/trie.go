@@ -16,10 +16,8 @@ import (
 // all equal share a collision node, scanned in full.
 
 const (
-	// trieBits is how many hash bits a level consumes: 8-way nodes, of at
-	// most 128 bytes (16-way ones copied twice the bytes per write at
-	// k = 4096, for one level less).
-	trieBits = 3
+	// trieBits is how many hash bits a level consumes: 16-way nodes.
+	trieBits = 4
 	// trieMask selects one level's bits.
 	trieMask = 1<<trieBits - 1
 	// topShift is the shift of the root's bits: the hash's top trieBits.
@@ -80,11 +78,6 @@ func newNode(bm uint32, kids ...slot) slot {
 	return slot{ptr: unsafe.Pointer(&n[0]), bm: bm}
 }
 
-// hashUsed are the hash bits the levels consume: the low 64 % trieBits
-// bits are never used, so they are cleared, for streams that differ only
-// there to share a collision node.
-const hashUsed = ^uint64(1<<(64%trieBits) - 1)
-
 // hashUnmask is cleared from every stream hash: 0 but in tests, which set
 // it (SetHashMask in export_test.go) to force hash collisions. Atomic,
 // because a leaked override's cleanup may hash while a test sets it.
@@ -97,7 +90,7 @@ func hash(s ServiceStream) uint64 {
 	h ^= h >> 32
 	h *= 0xd6e8feb86659fd93
 	h ^= h >> 32
-	return h & hashUsed &^ hashUnmask.Load()
+	return h &^ hashUnmask.Load()
 }
 
 // lookup returns the head of s's override stack, or nil. It never
