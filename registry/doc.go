@@ -5,7 +5,10 @@
 // released in any order, from any goroutine; releasing twice does nothing.
 // The overrides live in an immutable snapshot behind an atomic pointer (see
 // package lockfree), so [Registry.Mode] — called on every launch — never
-// locks and never allocates. The snapshot is persistent: a hash trie from
+// locks and never allocates. Writers take turns on a mutex, which readers
+// never touch, and publish each new snapshot with one atomic store. Up to 8
+// streams overridden, the snapshot lists them in a small table that a read
+// scans and a write copies; beyond that, it is persistent: a hash trie from
 // each stream to its override stack, of which a write copies one path, so
 // Set and Release cost O(log k) with k streams overridden, not O(k).
 package registry

@@ -47,9 +47,10 @@ func (r *Registry) publish(old, next *snapshot) {
 // when none does. It panics if def is invalid.
 //
 // When no live override sets the mode opposite to def — the steady state of
-// a launch loop — it returns def after one atomic load. Otherwise it looks s
-// up in the trie of the overrides: a few pointer hops, never a scan of
-// them, never a lock or an allocation.
+// a launch loop — it returns def after one atomic load. Otherwise it scans
+// the snapshot's small table (up to 8 streams overridden) or looks s up in
+// the trie of the overrides: a few pointer hops, never a scan of more than
+// 8, never a lock or an allocation.
 func (r *Registry) Mode(s ServiceStream, def StreamMode) StreamMode {
 	// Only bits 0 and 1 of the quiet byte are ever set: an invalid def (2
 	// and up) always takes the slow path, which panics. Mode and Resolve are
