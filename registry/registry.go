@@ -3,7 +3,6 @@ package registry
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"weak"
 
@@ -13,10 +12,10 @@ import (
 // Registry holds the live stream mode overrides of a process and its process
 // mode. It is safe for concurrent use by multiple goroutines. Mode, Resolve,
 // Live and ProcessMode never block and never allocate; Set, Release and
-// SetProcessMode take turns on a mutex that readers never touch.
+// SetProcessMode are lock-free.
 //
 // Every operation is linearizable: the overrides, their live counts and the
-// process mode are one immutable snapshot, replaced by an atomic store, so a
+// process mode are one immutable snapshot, replaced by compare-and-swap, so a
 // read sees all of one write or none of it.
 //
 // The zero value is not usable; use [New]. A Registry must not be copied
@@ -31,10 +30,7 @@ type Registry struct {
 	fast   atomic.Uint64
 	state  lockfree.Value[snapshot] // the published snapshot; never nil after New
 	leaked atomic.Uint64            // overrides released by their cleanup
-	// mu serializes the writers: each builds its snapshot from the
-	// published one and publishes it (see publish). Readers never take it.
-	mu    sync.Mutex
-	young young // overrides without a cleanup yet (leak.go); guarded by mu
+	young  young                    // overrides without a cleanup yet (leak.go)
 }
 
 // Default is the process's registry.
@@ -69,20 +65,30 @@ type Override struct {
 	// cleanup is written once, before state becomes overrideWatched; the
 	// first Release stops it.
 	cleanup runtime.Cleanup
+	// nextYoung links the young list (leak.go), youngN is the list's length
+	// from this override down: written by Set before the push, then by the
+	// hand-over only.
+	nextYoung *Override
+	youngN    uint64
 }
 
 // Set puts stream s in mode until the returned override is released. It
 // panics if mode is invalid.
 func (r *Registry) Set(mode StreamMode, s ServiceStream) *Override {
 	mode.mustValid()
-	o := &Override{r: r, mode: mode, stream: s}
-	r.mu.Lock()
-	old := r.state.Load()
-	o.id = old.nextID
-	r.publish(old, old.withSet(s, mode))
-	full := r.addYoung(o)
-	r.mu.Unlock()
-	watch(full)
+	var sp spare
+	var old *snapshot
+	for {
+		old = r.state.Load()
+		// The id comes from the snapshot it joins, so a stream's stack
+		// stays in id order whichever of several racing writers publishes
+		// first.
+		if r.publish(&sp, old, old.withSet(&sp, s, mode)) {
+			break
+		}
+	}
+	o := &Override{r: r, id: old.nextID, mode: mode, stream: s}
+	r.addYoung(o)
 	return o
 }
 
@@ -112,14 +118,18 @@ func (o *Override) String() string {
 
 // remove drops the override of s with id, reporting whether it was live.
 func (r *Registry) remove(s ServiceStream, id uint64) (removed bool) {
-	r.mu.Lock()
-	old := r.state.Load()
-	next := old.withRelease(s, id)
-	if next != old {
-		r.publish(old, next)
+	var sp spare
+	for {
+		old := r.state.Load()
+		next := old.withRelease(&sp, s, id)
+		if next == old {
+			r.unchanged(&sp, old)
+			return false
+		}
+		if r.publish(&sp, old, next) {
+			return true
+		}
 	}
-	r.mu.Unlock()
-	return next != old
 }
 
 // Live returns how many live overrides set mode. It panics if mode is
@@ -140,11 +150,15 @@ func (r *Registry) ProcessMode() ProcessMode { return r.state.Load().process }
 // panics if p is invalid.
 func (r *Registry) SetProcessMode(p ProcessMode) (previous ProcessMode) {
 	_ = p.StreamMode() // validates
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	old := r.state.Load()
-	if old.process != p {
-		r.publish(old, old.withProcess(p))
+	var sp spare
+	for {
+		old := r.state.Load()
+		if old.process == p {
+			r.unchanged(&sp, old)
+			return p
+		}
+		if r.publish(&sp, old, old.withProcess(&sp, p)) {
+			return old.process
+		}
 	}
-	return old.process
 }

@@ -51,9 +51,14 @@ func emptySnapshot(p ProcessMode) *snapshot {
 	return sn
 }
 
-// clone returns a copy of sn to modify: the caller seals it.
-func (sn *snapshot) clone() *snapshot {
-	n := new(snapshot)
+// clone returns a copy of sn to modify, in sp's spare snapshot if it has
+// one: the caller seals it.
+func (sn *snapshot) clone(sp *spare) *snapshot {
+	n := sp.sn
+	if n == nil {
+		n = new(snapshot)
+		sp.sn = n
+	}
 	*n = *sn
 	return n
 }
@@ -145,11 +150,17 @@ func (n *snapshot) toSmall() {
 }
 
 // withSet returns sn plus a new override of s, the newest, with id
-// sn.nextID.
-func (sn *snapshot) withSet(s ServiceStream, mode StreamMode) *snapshot {
+// sn.nextID, built in sp's spare memory where it has some.
+func (sn *snapshot) withSet(sp *spare, s ServiceStream, mode StreamMode) *snapshot {
 	older, i := sn.head(s)
-	n := sn.clone()
-	n.put(s, &leaf{stream: s, id: sn.nextID, mode: mode, older: older}, i, older == nil)
+	l := sp.leaf
+	if l == nil {
+		l = new(leaf)
+		sp.leaf = l
+	}
+	*l = leaf{stream: s, id: sn.nextID, mode: mode, older: older}
+	n := sn.clone(sp)
+	n.put(s, l, i, older == nil)
 	n.live[mode]++
 	n.nextID++
 	n.seal()
@@ -160,7 +171,7 @@ func (sn *snapshot) withSet(s ServiceStream, mode StreamMode) *snapshot {
 // it has no such live override. Releasing a stream's newest override
 // allocates only the snapshot and the trie path, if any; an older one also
 // copies the overrides of its stream above it.
-func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
+func (sn *snapshot) withRelease(sp *spare, s ServiceStream, id uint64) *snapshot {
 	head, i := sn.head(s)
 	var mode StreamMode
 	var rest *leaf
@@ -189,7 +200,7 @@ func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
 			rest = &c
 		}
 	}
-	n := sn.clone()
+	n := sn.clone(sp)
 	if rest != nil {
 		n.put(s, rest, i, false)
 	} else {
@@ -201,8 +212,8 @@ func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
 }
 
 // withProcess returns sn under process mode p.
-func (sn *snapshot) withProcess(p ProcessMode) *snapshot {
-	n := sn.clone()
+func (sn *snapshot) withProcess(sp *spare, p ProcessMode) *snapshot {
+	n := sn.clone(sp)
 	n.process, n.def = p, p.StreamMode()
 	n.seal()
 	return n
