@@ -20,7 +20,8 @@ func SetHashMask(mask uint64) (restore func()) {
 // holds a lone leaf; collision nodes only where the hash is spent, of two
 // or more streams of one hash), every stack newest first, the live
 // counts those of the stacks; or, while the snapshot is small, every stream
-// once in the small table, with its newest mode, and the trie empty. It returns the streams with a live override.
+// once in the small table, with its newest mode, and no trie. It returns
+// the streams with a live override.
 func CheckTrie(r *Registry) (streams int, err error) {
 	sn := r.state.Load()
 	var live [2]int32
@@ -87,23 +88,26 @@ func CheckTrie(r *Registry) (streams int, err error) {
 		}
 		return nil
 	}
-	if sn.small {
-		if sn.root != (slot{}) {
-			return 0, fmt.Errorf("the small table is in use, yet the trie is not empty")
+	if t := sn.tab; t != nil {
+		if t != &sn.small().t {
+			return 0, fmt.Errorf("a small snapshot's table is not its own")
+		}
+		if sn.rootBM != 0 {
+			return 0, fmt.Errorf("the small table is in use, yet the root's bitmap is %#x", sn.rootBM)
 		}
 		if sn.streams > smallMax {
 			return 0, fmt.Errorf("the small table holds %d streams", sn.streams)
 		}
 		for i := range smallMax {
-			l := sn.smallHeads[i]
+			l := t.heads[i]
 			if i >= int(sn.streams) {
-				if l != nil || sn.smallStreams[i] != (ServiceStream{}) || sn.smallModes[i] != 0 {
+				if l != nil || t.streams[i] != (ServiceStream{}) || t.modes[i] != 0 {
 					return 0, fmt.Errorf("the small table's entry %d is past its %d streams, yet not zero", i, sn.streams)
 				}
 				continue
 			}
-			if l == nil || l.stream != sn.smallStreams[i] || l.mode != sn.smallModes[i] {
-				return 0, fmt.Errorf("the small table's entry %d: %v %v, its head %+v", i, sn.smallStreams[i], sn.smallModes[i], l)
+			if l == nil || l.stream != t.streams[i] || l.mode != t.modes[i] {
+				return 0, fmt.Errorf("the small table's entry %d: %v %v, its head %+v", i, t.streams[i], t.modes[i], l)
 			}
 			if err := walk(leafSlot(l), 0, topShift, false); err != nil {
 				return 0, err
@@ -113,10 +117,16 @@ func CheckTrie(r *Registry) (streams int, err error) {
 		if sn.streams <= smallMin {
 			return 0, fmt.Errorf("%d streams in the trie: they belong in the small table", sn.streams)
 		}
-		if sn.smallHeads != [smallMax]*leaf{} || sn.smallStreams != [smallMax]ServiceStream{} {
-			return 0, fmt.Errorf("the trie is in use, yet the small table is not zero")
+		ts := sn.trie()
+		for i := bits.OnesCount32(ts.rootBM); i < len(ts.kids); i++ {
+			if ts.kids[i] != (slot{}) {
+				return 0, fmt.Errorf("the root's slot %d is past its %d kids, yet not empty", i, bits.OnesCount32(ts.rootBM))
+			}
 		}
-		if err := walk(sn.root, 0, topShift, true); err != nil {
+		if ts.rootBM == 0 {
+			return 0, fmt.Errorf("an empty root in trie mode")
+		}
+		if err := walk(ts.rootSlot(), 0, topShift, true); err != nil {
 			return 0, err
 		}
 	}

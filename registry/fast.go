@@ -37,7 +37,8 @@ func fastWord(sn *snapshot) uint64 {
 // snapshot in the same memory (never published, so no reader holds it)
 // instead of allocating again.
 type spare struct {
-	sn      *snapshot
+	small   *smallSnapshot
+	trie    *trieSnapshot
 	leaf    *leaf
 	lowered bool // a failed attempt lowered the fast word
 }
@@ -126,16 +127,16 @@ func (r *Registry) slowMode(s ServiceStream, def StreamMode) StreamMode {
 	if sn.quiet>>def&1 != 0 {
 		return def
 	}
-	if sn.small {
-		ss := sn.smallStreams[:sn.streams]
+	if t := sn.tab; t != nil {
+		ss := t.streams[:sn.streams]
 		for i := len(ss) - 1; i >= 0; i-- { // newest first
 			if ss[i].Stream == s.Stream && ss[i].Service == s.Service {
-				return sn.smallModes[i]
+				return t.modes[i]
 			}
 		}
 		return def
 	}
-	return sn.root.lookupMode(s, def)
+	return sn.trie().lookupMode(s, def)
 }
 
 // Resolve returns s's mode under the current process mode:

@@ -1,5 +1,7 @@
 package registry
 
+import "unsafe"
+
 // smallMax is how many streams with a live override a snapshot holds in its
 // small table rather than in the trie: up to that many, a read scans the
 // table, newest stream first, with no hashing and no pointer hops, and a
@@ -16,6 +18,12 @@ const (
 // overrides, their counts, and the process mode. It is immutable once
 // published; a writer builds a new one that shares all the rest with the
 // old: the override stacks, and all but one path of the trie (trie.go).
+//
+// A snapshot comes in two shapes, each one allocation: while at most
+// smallMax streams have a live override, a smallSnapshot, whose tab points
+// at its own small table; beyond, a trieSnapshot, with tab nil and the
+// trie's root node built in, so that a write in trie mode neither copies an
+// unused table nor allocates the root.
 type snapshot struct {
 	// quiet has bit d set when no live override sets d.Opposite(): then
 	// every stream's mode under default d is d. Only bits 0 and 1 are ever
@@ -24,48 +32,98 @@ type snapshot struct {
 	// def is process.StreamMode().
 	def     StreamMode
 	process ProcessMode
-	// small: the streams with a live override are in the small table, and
-	// the trie is empty. Otherwise they are in the trie, and the table is
-	// unused (and zero).
-	small bool
 	// streams is how many streams have a live override.
 	streams int32
 	live    [2]int32 // live overrides setting each mode, by StreamMode
-	// The small table: [:streams] of each array, in the order the streams'
-	// stacks were started (the newest last): the stream, the mode its
-	// newest live override sets, and its override stack.
-	smallStreams [smallMax]ServiceStream
-	smallModes   [smallMax]StreamMode
-	smallHeads   [smallMax]*leaf
-	// root is the trie from each stream with a live override to its
-	// override stack, newest first; empty while small.
-	root   slot
+	// rootBM is the bitmap of a trieSnapshot's root node (its kids): one
+	// bit for each of the hash's top trieBits values with a stream. Zero
+	// in a smallSnapshot.
+	rootBM uint32
 	nextID uint64 // the id the next override takes; above every live one
 	seq    uint64 // publication sequence number: the parent's plus one
+	// tab is the small table of a smallSnapshot (its own), nil in a
+	// trieSnapshot.
+	tab *smallTable
+}
+
+// smallTable holds the streams with a live override of a smallSnapshot:
+// [:streams] of each array, in the order the streams' stacks were started
+// (the newest last): the stream, the mode its newest live override sets,
+// and its override stack. The rest is zero.
+type smallTable struct {
+	streams [smallMax]ServiceStream
+	modes   [smallMax]StreamMode
+	heads   [smallMax]*leaf
+}
+
+// smallSnapshot is a snapshot and its small table, in one allocation.
+type smallSnapshot struct {
+	snapshot
+	t smallTable
+}
+
+// trieSnapshot is a snapshot and its trie's root node, in one allocation:
+// the slots of kids[:bits.OnesCount32(rootBM)], one for each bit of rootBM,
+// in bit order (as an interior node's, trie.go); the rest are zero. In trie
+// mode more than smallMin streams have a live override, so the root is
+// never a lone leaf.
+type trieSnapshot struct {
+	snapshot
+	kids [1 << trieBits]slot
+}
+
+// trie returns sn as the trieSnapshot it is; sn.tab is nil.
+func (sn *snapshot) trie() *trieSnapshot { return (*trieSnapshot)(unsafe.Pointer(sn)) }
+
+// small returns sn as the smallSnapshot it is; sn.tab is not nil.
+func (sn *snapshot) small() *smallSnapshot { return (*smallSnapshot)(unsafe.Pointer(sn)) }
+
+// rootSlot returns the root of a trieSnapshot's trie as a slot, to walk.
+func (t *trieSnapshot) rootSlot() slot {
+	return slot{ptr: unsafe.Pointer(&t.kids[0]), bm: t.rootBM}
 }
 
 // emptySnapshot returns a snapshot with no overrides under process mode p.
 func emptySnapshot(p ProcessMode) *snapshot {
-	sn := &snapshot{process: p, def: p.StreamMode(), small: true}
-	sn.seal()
-	return sn
+	ss := &smallSnapshot{snapshot: snapshot{process: p, def: p.StreamMode()}}
+	ss.tab = &ss.t
+	ss.seal()
+	return &ss.snapshot
 }
 
-// clone returns a copy of sn to modify, in sp's spare snapshot if it has
-// one: the caller seals it.
-func (sn *snapshot) clone(sp *spare) *snapshot {
-	n := sp.sn
-	if n == nil {
-		n = new(snapshot)
-		sp.sn = n
+// smallSpare returns sp's spare smallSnapshot, allocating one if need be.
+func (sp *spare) smallSpare() *smallSnapshot {
+	if sp.small == nil {
+		sp.small = new(smallSnapshot)
 	}
-	*n = *sn
-	return n
+	return sp.small
+}
+
+// trieSpare returns sp's spare trieSnapshot, allocating one if need be.
+func (sp *spare) trieSpare() *trieSnapshot {
+	if sp.trie == nil {
+		sp.trie = new(trieSnapshot)
+	}
+	return sp.trie
+}
+
+// clone returns a copy of sn, of its shape, to modify, in sp's spare
+// memory where it has some: the caller seals it.
+func (sn *snapshot) clone(sp *spare) *snapshot {
+	if sn.tab != nil {
+		n := sp.smallSpare()
+		*n = *sn.small()
+		n.tab = &n.t
+		return &n.snapshot
+	}
+	n := sp.trieSpare()
+	*n = *sn.trie()
+	return &n.snapshot
 }
 
 // smallIndex returns s's index in sn's small table, or -1.
 func (sn *snapshot) smallIndex(s ServiceStream) int {
-	for i, t := range sn.smallStreams[:sn.streams] {
+	for i, t := range sn.tab.streams[:sn.streams] {
 		if t == s {
 			return i
 		}
@@ -76,77 +134,86 @@ func (sn *snapshot) smallIndex(s ServiceStream) int {
 // head returns the head of s's override stack, or nil, and s's index in
 // the small table, or -1.
 func (sn *snapshot) head(s ServiceStream) (l *leaf, i int) {
-	if sn.small {
+	if sn.tab != nil {
 		if i = sn.smallIndex(s); i >= 0 {
-			return sn.smallHeads[i], i
+			return sn.tab.heads[i], i
 		}
 		return nil, -1
 	}
-	return sn.root.lookup(s), -1
+	return sn.trie().lookup(hash(s), s), -1
 }
 
-// put makes head (never nil) the head of s's stack in n; i is s's index
-// in the small table, or -1 (not there, or n not small); fresh: s had no
-// stack.
-func (n *snapshot) put(s ServiceStream, head *leaf, i int, fresh bool) {
-	if n.small {
+// put makes head (never nil) the head of s's stack in n and returns n, or
+// what replaces it when s is one stream too many for the small table; i is
+// s's index in the small table, or -1 (not there, or n a trieSnapshot);
+// fresh: s had no stack.
+func (n *snapshot) put(sp *spare, s ServiceStream, head *leaf, i int, fresh bool) *snapshot {
+	if t := n.tab; t != nil {
 		if i < 0 {
 			if n.streams == smallMax {
-				n.toTrie()
-				n.put(s, head, -1, true)
-				return
+				n = n.toTrie(sp)
+				return n.put(sp, s, head, -1, true)
 			}
 			i = int(n.streams)
 			n.streams++
-			n.smallStreams[i] = s
+			t.streams[i] = s
 		}
-		n.smallModes[i], n.smallHeads[i] = head.mode, head
-		return
+		t.modes[i], t.heads[i] = head.mode, head
+		return n
 	}
 	if fresh {
 		n.streams++
 	}
-	n.root = n.root.replace(hash(s), topShift, s, head)
+	n.trie().replace(hash(s), s, head)
+	return n
 }
 
-// drop removes s's stack from n; i is s's index in the small table, or -1
-// (n not small).
-func (n *snapshot) drop(s ServiceStream, i int) {
+// drop removes s's stack from n and returns n, or what replaces it when
+// the streams left go back to the small table; i is s's index in the small
+// table, or -1 (n a trieSnapshot).
+func (n *snapshot) drop(sp *spare, s ServiceStream, i int) *snapshot {
 	n.streams--
-	if n.small {
+	if t := n.tab; t != nil {
 		k := int(n.streams)
-		copy(n.smallStreams[i:k], n.smallStreams[i+1:k+1])
-		copy(n.smallModes[i:k], n.smallModes[i+1:k+1])
-		copy(n.smallHeads[i:k], n.smallHeads[i+1:k+1])
-		n.smallStreams[k], n.smallModes[k], n.smallHeads[k] = ServiceStream{}, 0, nil
-		return
+		copy(t.streams[i:k], t.streams[i+1:k+1])
+		copy(t.modes[i:k], t.modes[i+1:k+1])
+		copy(t.heads[i:k], t.heads[i+1:k+1])
+		t.streams[k], t.modes[k], t.heads[k] = ServiceStream{}, 0, nil
+		return n
 	}
-	n.root = n.root.replace(hash(s), topShift, s, nil)
+	n.trie().replace(hash(s), s, nil)
 	if n.streams <= smallMin {
-		n.toSmall()
+		return n.toSmall(sp)
 	}
+	return n
 }
 
-// toTrie moves n's streams from the small table to the trie.
-func (n *snapshot) toTrie() {
-	var root slot
-	for i, l := range n.smallHeads[:n.streams] {
-		root = root.replace(hash(l.stream), topShift, l.stream, l)
-		n.smallStreams[i], n.smallModes[i], n.smallHeads[i] = ServiceStream{}, 0, nil
+// toTrie returns a trieSnapshot with n's header and n's streams, moved
+// from its small table to the trie.
+func (n *snapshot) toTrie(sp *spare) *snapshot {
+	t := sp.trieSpare()
+	*t = trieSnapshot{snapshot: *n}
+	t.tab = nil
+	for _, l := range n.tab.heads[:n.streams] {
+		t.replace(hash(l.stream), l.stream, l)
 	}
-	n.root, n.small = root, false
+	return &t.snapshot
 }
 
-// toSmall moves n's streams, at most smallMax, from the trie to the small
-// table. Their order is then the trie's, not their age: that changes only
-// the scan's speed, each stream being in the table once.
-func (n *snapshot) toSmall() {
+// toSmall returns a smallSnapshot with n's header and n's streams, at most
+// smallMax, moved from its trie to the small table. Their order is then
+// the trie's, not their age: that changes only the scan's speed, each
+// stream being in the table once.
+func (n *snapshot) toSmall(sp *spare) *snapshot {
+	ss := sp.smallSpare()
+	*ss = smallSnapshot{snapshot: *n}
+	ss.tab, ss.rootBM = &ss.t, 0
 	i := 0
-	n.root.each(func(l *leaf) {
-		n.smallStreams[i], n.smallModes[i], n.smallHeads[i] = l.stream, l.mode, l
+	n.trie().rootSlot().each(func(l *leaf) {
+		ss.t.streams[i], ss.t.modes[i], ss.t.heads[i] = l.stream, l.mode, l
 		i++
 	})
-	n.root, n.small = slot{}, true
+	return &ss.snapshot
 }
 
 // withSet returns sn plus a new override of s, the newest, with id
@@ -159,8 +226,7 @@ func (sn *snapshot) withSet(sp *spare, s ServiceStream, mode StreamMode) *snapsh
 		sp.leaf = l
 	}
 	*l = leaf{stream: s, id: sn.nextID, mode: mode, older: older}
-	n := sn.clone(sp)
-	n.put(s, l, i, older == nil)
+	n := sn.clone(sp).put(sp, s, l, i, older == nil)
 	n.live[mode]++
 	n.nextID++
 	n.seal()
@@ -202,9 +268,9 @@ func (sn *snapshot) withRelease(sp *spare, s ServiceStream, id uint64) *snapshot
 	}
 	n := sn.clone(sp)
 	if rest != nil {
-		n.put(s, rest, i, false)
+		n = n.put(sp, s, rest, i, false)
 	} else {
-		n.drop(s, i)
+		n = n.drop(sp, s, i)
 	}
 	n.live[mode]--
 	n.seal()
@@ -228,16 +294,16 @@ func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if sn.quiet>>def&1 != 0 {
 		return def
 	}
-	if sn.small {
-		ss := sn.smallStreams[:sn.streams]
+	if t := sn.tab; t != nil {
+		ss := t.streams[:sn.streams]
 		for i := len(ss) - 1; i >= 0; i-- { // newest first
 			if ss[i].Stream == s.Stream && ss[i].Service == s.Service {
-				return sn.smallModes[i]
+				return t.modes[i]
 			}
 		}
 		return def
 	}
-	return sn.root.lookupMode(s, def)
+	return sn.trie().lookupMode(s, def)
 }
 
 // seal sets quiet from live.

@@ -93,22 +93,28 @@ func hash(s ServiceStream) uint64 {
 	return h &^ hashUnmask.Load()
 }
 
-// lookup returns the head of s's override stack, or nil. It never
-// allocates.
-func (root *slot) lookup(s ServiceStream) *leaf { return root.lookupHash(hash(s), s) }
+// lookup returns the head of s's override stack, or nil; h is hash(s). It
+// never allocates.
+func (t *trieSnapshot) lookup(h uint64, s ServiceStream) *leaf {
+	bit := uint32(1) << (h >> topShift & trieMask)
+	if t.rootBM&bit == 0 {
+		return nil
+	}
+	return t.kids[bits.OnesCount32(t.rootBM&(bit-1))].lookup(h, topShift-trieBits, s)
+}
 
 // lookupMode returns the mode of s's newest live override, or def.
-func (root *slot) lookupMode(s ServiceStream, def StreamMode) StreamMode {
-	if l := root.lookupHash(hash(s), s); l != nil {
+func (t *trieSnapshot) lookupMode(s ServiceStream, def StreamMode) StreamMode {
+	if l := t.lookup(hash(s), s); l != nil {
 		return l.mode
 	}
 	return def
 }
 
-// lookupHash is lookup given h = hash(s).
-func (root *slot) lookupHash(h uint64, s ServiceStream) *leaf {
-	sl := root
-	for shift := topShift; ; shift -= trieBits {
+// lookup returns the head of s's override stack in the subtrie at sl,
+// whose bits start at shift, or nil; h is hash(s).
+func (sl *slot) lookup(h uint64, shift int, s ServiceStream) *leaf {
+	for ; ; shift -= trieBits {
 		if sl.bm == 0 {
 			if l := (*leaf)(sl.ptr); l != nil && l.stream == s {
 				return l
@@ -129,6 +135,32 @@ func (root *slot) lookupHash(h uint64, s ServiceStream) *leaf {
 		}
 		sl = (*slot)(unsafe.Add(sl.ptr, uintptr(bits.OnesCount32(sl.bm&(bit-1)))*slotSize))
 	}
+}
+
+// replace makes head the head of s's override stack in t's trie, in
+// place (t is not published yet): removed when head is nil. h is hash(s).
+// The root's kids are t's own; below them it copies the nodes on s's path
+// only (slot.replace).
+func (t *trieSnapshot) replace(h uint64, s ServiceStream, head *leaf) {
+	bit := uint32(1) << (h >> topShift & trieMask)
+	n := bits.OnesCount32(t.rootBM)
+	i := bits.OnesCount32(t.rootBM & (bit - 1))
+	if t.rootBM&bit == 0 {
+		if head != nil {
+			copy(t.kids[i+1:n+1], t.kids[i:n])
+			t.kids[i] = leafSlot(head)
+			t.rootBM |= bit
+		}
+		return
+	}
+	k := t.kids[i].replace(h, topShift-trieBits, s, head)
+	if k == (slot{}) { // the child is gone
+		copy(t.kids[i:n-1], t.kids[i+1:n])
+		t.kids[n-1] = slot{}
+		t.rootBM &^= bit
+		return
+	}
+	t.kids[i] = k
 }
 
 // each calls f with the head of every override stack of the subtrie at sl.
