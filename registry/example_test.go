@@ -48,3 +48,22 @@ func ExampleRegistry_SetProcessMode() {
 	// Compile            mine Execute other Discard
 	// CompileAndAutotune mine Execute other Discard
 }
+
+// All lists the live overrides at one instant, each stream's newest first,
+// for a debug endpoint.
+func ExampleRegistry_All() {
+	r := registry.New()
+	s := registry.ServiceStream{Service: 1, Stream: 7}
+	a := r.Set(registry.Execute, s)
+	b := r.Set(registry.Discard, s)
+	a.Release()
+	c := r.Set(registry.Execute, s)
+	defer b.Release()
+	defer c.Release()
+	for o := range r.All() {
+		fmt.Println(o)
+	}
+	// Output:
+	// #2 Execute on 1/7
+	// #1 Discard on 1/7
+}

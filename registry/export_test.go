@@ -147,3 +147,14 @@ func CheckTrie(r *Registry) (streams int, err error) {
 	}
 	return len(seen), nil
 }
+
+// AllOf iterates over one snapshot of r as All does and returns what it
+// yielded with that snapshot's live counts, by StreamMode.
+func AllOf(r *Registry) (infos []OverrideInfo, live [2]int) {
+	sn := r.state.Load()
+	sn.all(func(i OverrideInfo) bool {
+		infos = append(infos, i)
+		return true
+	})
+	return infos, [2]int{int(sn.live[0]), int(sn.live[1])}
+}
