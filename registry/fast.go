@@ -37,35 +37,10 @@ func fastWord(sn *snapshot) uint64 {
 // snapshot in the same memory (never published, so no reader holds it)
 // instead of allocating again.
 type spare struct {
-	small *smallSnapshot
-	trie  *trieSnapshot
-	leaf  *leaf
-	// nodes are the trie nodes allocated by this writer's attempts, up to
-	// len(nodes); used has bit i set when the current attempt uses
-	// nodes[i].
-	nodes   [4][]slot
-	used    uint8
+	small   *smallSnapshot
+	trie    *trieSnapshot
+	leaf    *leaf
 	lowered bool // a failed attempt lowered the fast word
-}
-
-// node returns n zero or stale slots for a trie node of the current
-// attempt: one a failed attempt allocated and this one does not use yet,
-// or a new one.
-func (sp *spare) node(n int) []slot {
-	for i := range sp.nodes {
-		nd := sp.nodes[i]
-		if nd == nil {
-			nd = make([]slot, n)
-			sp.nodes[i] = nd
-			sp.used |= 1 << i
-			return nd
-		}
-		if sp.used&(1<<i) == 0 && cap(nd) >= n {
-			sp.used |= 1 << i
-			return nd[:n]
-		}
-	}
-	return make([]slot, n)
 }
 
 // publish tries to replace old, the snapshot next was built from, with

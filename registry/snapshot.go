@@ -110,7 +110,6 @@ func (sp *spare) trieSpare() *trieSnapshot {
 // clone returns a copy of sn, of its shape, to modify, in sp's spare
 // memory where it has some: the caller seals it.
 func (sn *snapshot) clone(sp *spare) *snapshot {
-	sp.used = 0 // a new attempt: the nodes of the last are free again
 	if sn.tab != nil {
 		n := sp.smallSpare()
 		*n = *sn.small()
@@ -165,7 +164,7 @@ func (n *snapshot) put(sp *spare, s ServiceStream, head *leaf, i int, fresh bool
 	if fresh {
 		n.streams++
 	}
-	n.trie().replace(sp, hash(s), s, head)
+	n.trie().replace(hash(s), s, head)
 	return n
 }
 
@@ -182,7 +181,7 @@ func (n *snapshot) drop(sp *spare, s ServiceStream, i int) *snapshot {
 		t.streams[k], t.modes[k], t.heads[k] = ServiceStream{}, 0, nil
 		return n
 	}
-	n.trie().replace(sp, hash(s), s, nil)
+	n.trie().replace(hash(s), s, nil)
 	if n.streams <= smallMin {
 		return n.toSmall(sp)
 	}
@@ -196,7 +195,7 @@ func (n *snapshot) toTrie(sp *spare) *snapshot {
 	*t = trieSnapshot{snapshot: *n}
 	t.tab = nil
 	for _, l := range n.tab.heads[:n.streams] {
-		t.replace(sp, hash(l.stream), l.stream, l)
+		t.replace(hash(l.stream), l.stream, l)
 	}
 	return &t.snapshot
 }

@@ -71,10 +71,9 @@ func (sl slot) kids() []slot {
 	return unsafe.Slice((*slot)(sl.ptr), n)
 }
 
-// newNode returns a slot pointing at a copy of kids, with bitmap bm, in a
-// node from sp.
-func newNode(sp *spare, bm uint32, kids ...slot) slot {
-	n := sp.node(len(kids))
+// newNode returns a slot pointing at a copy of kids, with bitmap bm.
+func newNode(bm uint32, kids ...slot) slot {
+	n := make([]slot, len(kids))
 	copy(n, kids)
 	return slot{ptr: unsafe.Pointer(&n[0]), bm: bm}
 }
@@ -142,7 +141,7 @@ func (sl *slot) lookup(h uint64, shift int, s ServiceStream) *leaf {
 // place (t is not published yet): removed when head is nil. h is hash(s).
 // The root's kids are t's own; below them it copies the nodes on s's path
 // only (slot.replace).
-func (t *trieSnapshot) replace(sp *spare, h uint64, s ServiceStream, head *leaf) {
+func (t *trieSnapshot) replace(h uint64, s ServiceStream, head *leaf) {
 	bit := uint32(1) << (h >> topShift & trieMask)
 	n := bits.OnesCount32(t.rootBM)
 	i := bits.OnesCount32(t.rootBM & (bit - 1))
@@ -154,7 +153,7 @@ func (t *trieSnapshot) replace(sp *spare, h uint64, s ServiceStream, head *leaf)
 		}
 		return
 	}
-	k := t.kids[i].replace(sp, h, topShift-trieBits, s, head)
+	k := t.kids[i].replace(h, topShift-trieBits, s, head)
 	if k == (slot{}) { // the child is gone
 		copy(t.kids[i:n-1], t.kids[i+1:n])
 		t.kids[n-1] = slot{}
@@ -185,7 +184,7 @@ func (sl slot) each(f func(*leaf)) {
 // The trie stays canonical: a node never holds a lone leaf (it moves up to
 // its parent's slot), so the same streams make the same shape whatever the
 // order of the writes.
-func (sl slot) replace(sp *spare, h uint64, shift int, s ServiceStream, head *leaf) slot {
+func (sl slot) replace(h uint64, shift int, s ServiceStream, head *leaf) slot {
 	if sl.bm == 0 {
 		l := (*leaf)(sl.ptr)
 		if l == nil || l.stream == s {
@@ -194,7 +193,7 @@ func (sl slot) replace(sp *spare, h uint64, shift int, s ServiceStream, head *le
 		if head == nil {
 			return sl // s has no stack here: nothing to remove
 		}
-		return join(sp, l, hash(l.stream), head, h, shift)
+		return join(l, hash(l.stream), head, h, shift)
 	}
 	kids := sl.kids()
 	if shift < 0 { // a collision node: every leaf has hash h
@@ -203,24 +202,22 @@ func (sl slot) replace(sp *spare, h uint64, shift int, s ServiceStream, head *le
 				continue
 			}
 			if head != nil {
-				n := newNode(sp, sl.bm, kids...)
+				n := newNode(sl.bm, kids...)
 				n.kids()[i] = leafSlot(head)
 				return n
 			}
 			if len(kids) == 2 {
 				return kids[1-i] // a lone leaf moves up
 			}
-			n := newNode(sp, sl.bm-1, kids[:len(kids)-1]...)
+			n := newNode(sl.bm-1, kids[:len(kids)-1]...)
 			copy(n.kids()[i:], kids[i+1:])
 			return n
 		}
 		if head == nil {
 			return sl
 		}
-		n := sp.node(len(kids) + 1)
-		copy(n, kids)
-		n[len(kids)] = leafSlot(head)
-		return slot{ptr: unsafe.Pointer(&n[0]), bm: sl.bm + 1}
+		n := newNode(sl.bm+1, append(kids[:len(kids):len(kids)], leafSlot(head))...)
+		return n
 	}
 	bit := uint32(1) << (h >> uint(shift) & trieMask)
 	i := bits.OnesCount32(sl.bm & (bit - 1))
@@ -228,13 +225,13 @@ func (sl slot) replace(sp *spare, h uint64, shift int, s ServiceStream, head *le
 		if head == nil {
 			return sl
 		}
-		n := sp.node(len(kids) + 1)
+		n := make([]slot, len(kids)+1)
 		copy(n, kids[:i])
 		n[i] = leafSlot(head)
 		copy(n[i+1:], kids[i:])
 		return slot{ptr: unsafe.Pointer(&n[0]), bm: sl.bm | bit}
 	}
-	k := kids[i].replace(sp, h, shift-trieBits, s, head)
+	k := kids[i].replace(h, shift-trieBits, s, head)
 	if k == (slot{}) { // the child is gone
 		switch len(kids) {
 		case 1:
@@ -244,7 +241,7 @@ func (sl slot) replace(sp *spare, h uint64, shift int, s ServiceStream, head *le
 				return other // a lone leaf moves up
 			}
 		}
-		n := sp.node(len(kids) - 1)
+		n := make([]slot, len(kids)-1)
 		copy(n, kids[:i])
 		copy(n[i:], kids[i+1:])
 		return slot{ptr: unsafe.Pointer(&n[0]), bm: sl.bm &^ bit}
@@ -252,23 +249,23 @@ func (sl slot) replace(sp *spare, h uint64, shift int, s ServiceStream, head *le
 	if len(kids) == 1 && k.bm == 0 {
 		return k // a lone leaf moves up
 	}
-	n := newNode(sp, sl.bm, kids...)
+	n := newNode(sl.bm, kids...)
 	n.kids()[i] = k
 	return n
 }
 
 // join returns the subtrie at shift holding the leaves a and b, of two
 // different streams with hashes ha and hb.
-func join(sp *spare, a *leaf, ha uint64, b *leaf, hb uint64, shift int) slot {
+func join(a *leaf, ha uint64, b *leaf, hb uint64, shift int) slot {
 	if shift < 0 {
-		return newNode(sp, collisionNode|2, leafSlot(a), leafSlot(b))
+		return newNode(collisionNode|2, leafSlot(a), leafSlot(b))
 	}
 	ia, ib := ha>>uint(shift)&trieMask, hb>>uint(shift)&trieMask
 	if ia == ib {
-		return newNode(sp, 1<<ia, join(sp, a, ha, b, hb, shift-trieBits))
+		return newNode(1<<ia, join(a, ha, b, hb, shift-trieBits))
 	}
 	if ia > ib {
 		a, b = b, a
 	}
-	return newNode(sp, 1<<ia|1<<ib, leafSlot(a), leafSlot(b))
+	return newNode(1<<ia|1<<ib, leafSlot(a), leafSlot(b))
 }
