@@ -16,83 +16,30 @@ const (
 	// fastQuiet is the second byte: the quiet bits (snapshot.quiet) << 8.
 	// Its bits 2 to 7 are always 0, so an invalid default never reads 1.
 	fastQuiet = 0xff00
-	// fastBits are the bits a read uses: fastResolve | fastQuiet.
-	fastBits = fastResolve | fastQuiet
-	// fastSeqShift is where the sequence number of the snapshot whose
-	// writer last moved the word starts.
-	fastSeqShift = 16
 )
 
 // fastWord is the fast word that describes sn exactly.
 func fastWord(sn *snapshot) uint64 {
-	w := sn.seq<<fastSeqShift | uint64(sn.quiet)<<8
+	w := uint64(sn.quiet) << 8
 	if sn.quiet>>sn.def&1 != 0 {
-		w |= 1 + uint64(sn.def)
+		w |= (1 + uint64(sn.def)) & fastResolve
 	}
 	return w
 }
 
-// spare holds what a writer allocated for a snapshot it has yet to
-// publish: when its compare-and-swap fails, the retry builds the next
-// snapshot in the same memory (never published, so no reader holds it)
-// instead of allocating again.
-type spare struct {
-	small   *smallSnapshot
-	trie    *trieSnapshot
-	leaf    *leaf
-	lowered bool // a failed attempt lowered the fast word
-}
-
-// publish tries to replace old, the snapshot next was built from, with
-// next by compare-and-swap, keeping the fast word's invariant: before next
-// can be published, the word loses the bits next does not have and takes
-// next's sequence number, so that no older writer can raise them again;
-// once next is published, the word is raised to next's bits unless a newer
-// writer has moved it on. A writer whose compare-and-swap fails has only
-// lowered bits: readers take the slow path until the next raise, which is
-// never wrong. It reports whether next was published; the caller then
-// retries from the snapshot published now.
-func (r *Registry) publish(sp *spare, old, next *snapshot) bool {
+// publish publishes next, built from old, the published snapshot; r.mu is
+// held, so no other writer moves the fast word or the snapshot meanwhile.
+// It keeps the fast word's invariant: before next is published, the word
+// loses the bits next does not have; after, it takes next's.
+func (r *Registry) publish(old, next *snapshot) {
 	next.seq = old.seq + 1
-	wo, wn := fastWord(old)&fastBits, fastWord(next)
-	if keep := wo & wn; keep != wo {
-		sp.lowered = true
-		for {
-			w := r.fast.Load()
-			seq := max(w>>fastSeqShift, next.seq)
-			if r.fast.CompareAndSwap(w, seq<<fastSeqShift|w&keep) {
-				break
-			}
-		}
+	w, wn := fastWord(old), fastWord(next)
+	if low := w & wn; low != w {
+		r.fast.Store(low)
 	}
-	if !r.state.CompareAndSwap(old, next) {
-		return false
-	}
-	r.raise(next)
-	return true
-}
-
-// raise moves the fast word up to the bits of sn, published, unless it has
-// them already or a writer of a newer snapshot has moved it since.
-func (r *Registry) raise(sn *snapshot) {
-	wn := fastWord(sn)
-	for {
-		w := r.fast.Load()
-		if w&fastBits == wn&fastBits || w>>fastSeqShift > sn.seq {
-			return
-		}
-		if r.fast.CompareAndSwap(w, wn) {
-			return
-		}
-	}
-}
-
-// unchanged ends a write that found nothing to change in sn, the
-// published snapshot: if an attempt lowered the fast word, it raises it
-// back to sn's bits.
-func (r *Registry) unchanged(sp *spare, sn *snapshot) {
-	if sp.lowered {
-		r.raise(sn)
+	r.state.Store(next)
+	if wn != w&wn {
+		r.fast.Store(wn)
 	}
 }
 

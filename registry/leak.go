@@ -2,7 +2,6 @@ package registry
 
 import (
 	"runtime"
-	"sync/atomic"
 	"weak"
 )
 
@@ -14,11 +13,10 @@ import (
 // is released soon after it is set: an autotune measurement lives for
 // milliseconds.
 //
-// So a new Override starts young: the registry holds it in a list (a
-// lock-free stack), which keeps it reachable, and it has no cleanup. The
-// list is handed over when it is full and at every garbage collection: each
-// Override in it that is still live then gets its cleanup and the registry
-// lets go of it. An
+// So a new Override starts young: the registry holds it in a list, which
+// keeps it reachable, and it has no cleanup. The list is handed over when
+// it is full and at every garbage collection: each Override in it that is
+// still live then gets its cleanup and the registry lets go of it. An
 // Override released while young never pays for a cleanup. One dropped
 // without Release is released by its cleanup one collection later than a
 // cleanup at Set would have: the collection that hands it over, then the
@@ -35,10 +33,9 @@ const (
 	overrideReleased        // Release was called
 )
 
-// young is a registry's list of young overrides, maybe released since: a
-// lock-free stack linked through Override.nextYoung, newest first.
+// young is a registry's list of young overrides, guarded by Registry.mu.
 type young struct {
-	head atomic.Pointer[Override]
+	list []*Override // young overrides, maybe released since; at most youngMax
 }
 
 // leakedOverride is what an Override's cleanup needs: never the Override
@@ -56,44 +53,44 @@ func releaseLeaked(l leakedOverride) {
 	}
 }
 
-// addYoung pushes o, just set, on r's young list; the push that makes
-// the list a multiple of youngMax long hands it over.
-func (r *Registry) addYoung(o *Override) {
+// addYoung adds o, just set, to r's young list; r.mu is held. When that
+// fills the list, it empties it and returns the full list, for the caller
+// to hand over (watch) once it has unlocked r.mu.
+func (r *Registry) addYoung(o *Override) (full []*Override) {
 	y := &r.young
-	for {
-		h := y.head.Load()
-		o.nextYoung, o.youngN = h, 1
-		if h != nil {
-			o.youngN = h.youngN + 1
-		}
-		if y.head.CompareAndSwap(h, o) {
-			break
-		}
+	if y.list == nil {
+		y.list = make([]*Override, 0, youngMax)
 	}
-	if o.youngN%youngMax == 0 {
-		watch(y.head.Swap(nil))
+	y.list = append(y.list, o)
+	if len(y.list) < youngMax {
+		return nil
 	}
+	full = y.list
+	y.list = nil
+	return full
 }
 
 // handOver gives every override of r's young list still live its cleanup
 // and empties the list.
-func (r *Registry) handOver() { watch(r.young.head.Swap(nil)) }
+func (r *Registry) handOver() {
+	r.mu.Lock()
+	list := r.young.list
+	r.young.list = nil
+	r.mu.Unlock()
+	watch(list)
+}
 
-// watch attaches a cleanup to each override still live of the young list
-// that starts at o, taken off the registry, and unlinks the list, so that
-// no override keeps an older one reachable.
-func watch(o *Override) {
-	for o != nil {
-		next := o.nextYoung
-		o.nextYoung = nil
-		if o.state.Load() == overrideYoung {
-			c := runtime.AddCleanup(o, releaseLeaked, leakedOverride{r: o.r, id: o.id, stream: o.stream})
-			o.cleanup = c // published to Release by the CompareAndSwap
-			if !o.state.CompareAndSwap(overrideYoung, overrideWatched) {
-				c.Stop() // released meanwhile
-			}
+// watch attaches a cleanup to each override of list still live.
+func watch(list []*Override) {
+	for _, o := range list {
+		if o.state.Load() != overrideYoung {
+			continue
 		}
-		o = next
+		c := runtime.AddCleanup(o, releaseLeaked, leakedOverride{r: o.r, id: o.id, stream: o.stream})
+		o.cleanup = c // published to Release by the CompareAndSwap
+		if !o.state.CompareAndSwap(overrideYoung, overrideWatched) {
+			c.Stop() // released meanwhile
+		}
 	}
 }
 

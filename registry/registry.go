@@ -3,6 +3,7 @@ package registry
 import (
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"weak"
 
@@ -12,10 +13,10 @@ import (
 // Registry holds the live stream mode overrides of a process and its process
 // mode. It is safe for concurrent use by multiple goroutines. Mode, Resolve,
 // Live and ProcessMode never block and never allocate; Set, Release and
-// SetProcessMode are lock-free.
+// SetProcessMode take turns on a mutex that readers never touch.
 //
 // Every operation is linearizable: the overrides, their live counts and the
-// process mode are one immutable snapshot, replaced by compare-and-swap, so a
+// process mode are one immutable snapshot, replaced by an atomic store, so a
 // read sees all of one write or none of it.
 //
 // The zero value is not usable; use [New]. A Registry must not be copied
@@ -26,11 +27,14 @@ type Registry struct {
 	// published snapshot — a read then takes the slow path, which is never
 	// wrong — but never more: each quiet bit it has set, the snapshot has,
 	// and a Resolve answer it holds is the snapshot's. Writers lower it
-	// before they publish and raise it after (see update).
+	// before they publish and raise it after (see publish).
 	fast   atomic.Uint64
 	state  lockfree.Value[snapshot] // the published snapshot; never nil after New
 	leaked atomic.Uint64            // overrides released by their cleanup
-	young  young                    // overrides without a cleanup yet (leak.go)
+	// mu serializes the writers: each builds its snapshot from the
+	// published one and publishes it (see publish). Readers never take it.
+	mu    sync.Mutex
+	young young // overrides without a cleanup yet (leak.go); guarded by mu
 }
 
 // Default is the process's registry.
@@ -65,30 +69,20 @@ type Override struct {
 	// cleanup is written once, before state becomes overrideWatched; the
 	// first Release stops it.
 	cleanup runtime.Cleanup
-	// nextYoung links the young list (leak.go), youngN is the list's length
-	// from this override down: written by Set before the push, then by the
-	// hand-over only.
-	nextYoung *Override
-	youngN    uint64
 }
 
 // Set puts stream s in mode until the returned override is released. It
 // panics if mode is invalid.
 func (r *Registry) Set(mode StreamMode, s ServiceStream) *Override {
 	mode.mustValid()
-	var sp spare
-	var old *snapshot
-	for {
-		old = r.state.Load()
-		// The id comes from the snapshot it joins, so a stream's stack
-		// stays in id order whichever of several racing writers publishes
-		// first.
-		if r.publish(&sp, old, old.withSet(&sp, s, mode)) {
-			break
-		}
-	}
-	o := &Override{r: r, id: old.nextID, mode: mode, stream: s}
-	r.addYoung(o)
+	o := &Override{r: r, mode: mode, stream: s}
+	r.mu.Lock()
+	old := r.state.Load()
+	o.id = old.nextID
+	r.publish(old, old.withSet(s, mode))
+	full := r.addYoung(o)
+	r.mu.Unlock()
+	watch(full)
 	return o
 }
 
@@ -118,18 +112,14 @@ func (o *Override) String() string {
 
 // remove drops the override of s with id, reporting whether it was live.
 func (r *Registry) remove(s ServiceStream, id uint64) (removed bool) {
-	var sp spare
-	for {
-		old := r.state.Load()
-		next := old.withRelease(&sp, s, id)
-		if next == old {
-			r.unchanged(&sp, old)
-			return false
-		}
-		if r.publish(&sp, old, next) {
-			return true
-		}
+	r.mu.Lock()
+	old := r.state.Load()
+	next := old.withRelease(s, id)
+	if next != old {
+		r.publish(old, next)
 	}
+	r.mu.Unlock()
+	return next != old
 }
 
 // Live returns how many live overrides set mode. It panics if mode is
@@ -150,15 +140,11 @@ func (r *Registry) ProcessMode() ProcessMode { return r.state.Load().process }
 // panics if p is invalid.
 func (r *Registry) SetProcessMode(p ProcessMode) (previous ProcessMode) {
 	_ = p.StreamMode() // validates
-	var sp spare
-	for {
-		old := r.state.Load()
-		if old.process == p {
-			r.unchanged(&sp, old)
-			return p
-		}
-		if r.publish(&sp, old, old.withProcess(&sp, p)) {
-			return old.process
-		}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.state.Load()
+	if old.process != p {
+		r.publish(old, old.withProcess(p))
 	}
+	return old.process
 }

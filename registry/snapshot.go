@@ -91,32 +91,16 @@ func emptySnapshot(p ProcessMode) *snapshot {
 	return &ss.snapshot
 }
 
-// smallSpare returns sp's spare smallSnapshot, allocating one if need be.
-func (sp *spare) smallSpare() *smallSnapshot {
-	if sp.small == nil {
-		sp.small = new(smallSnapshot)
-	}
-	return sp.small
-}
-
-// trieSpare returns sp's spare trieSnapshot, allocating one if need be.
-func (sp *spare) trieSpare() *trieSnapshot {
-	if sp.trie == nil {
-		sp.trie = new(trieSnapshot)
-	}
-	return sp.trie
-}
-
-// clone returns a copy of sn, of its shape, to modify, in sp's spare
-// memory where it has some: the caller seals it.
-func (sn *snapshot) clone(sp *spare) *snapshot {
+// clone returns a copy of sn, of its shape, to modify: the caller seals
+// it.
+func (sn *snapshot) clone() *snapshot {
 	if sn.tab != nil {
-		n := sp.smallSpare()
+		n := new(smallSnapshot)
 		*n = *sn.small()
 		n.tab = &n.t
 		return &n.snapshot
 	}
-	n := sp.trieSpare()
+	n := new(trieSnapshot)
 	*n = *sn.trie()
 	return &n.snapshot
 }
@@ -147,12 +131,12 @@ func (sn *snapshot) head(s ServiceStream) (l *leaf, i int) {
 // what replaces it when s is one stream too many for the small table; i is
 // s's index in the small table, or -1 (not there, or n a trieSnapshot);
 // fresh: s had no stack.
-func (n *snapshot) put(sp *spare, s ServiceStream, head *leaf, i int, fresh bool) *snapshot {
+func (n *snapshot) put(s ServiceStream, head *leaf, i int, fresh bool) *snapshot {
 	if t := n.tab; t != nil {
 		if i < 0 {
 			if n.streams == smallMax {
-				n = n.toTrie(sp)
-				return n.put(sp, s, head, -1, true)
+				n = n.toTrie()
+				return n.put(s, head, -1, true)
 			}
 			i = int(n.streams)
 			n.streams++
@@ -171,7 +155,7 @@ func (n *snapshot) put(sp *spare, s ServiceStream, head *leaf, i int, fresh bool
 // drop removes s's stack from n and returns n, or what replaces it when
 // the streams left go back to the small table; i is s's index in the small
 // table, or -1 (n a trieSnapshot).
-func (n *snapshot) drop(sp *spare, s ServiceStream, i int) *snapshot {
+func (n *snapshot) drop(s ServiceStream, i int) *snapshot {
 	n.streams--
 	if t := n.tab; t != nil {
 		k := int(n.streams)
@@ -183,16 +167,15 @@ func (n *snapshot) drop(sp *spare, s ServiceStream, i int) *snapshot {
 	}
 	n.trie().replace(hash(s), s, nil)
 	if n.streams <= smallMin {
-		return n.toSmall(sp)
+		return n.toSmall()
 	}
 	return n
 }
 
 // toTrie returns a trieSnapshot with n's header and n's streams, moved
 // from its small table to the trie.
-func (n *snapshot) toTrie(sp *spare) *snapshot {
-	t := sp.trieSpare()
-	*t = trieSnapshot{snapshot: *n}
+func (n *snapshot) toTrie() *snapshot {
+	t := &trieSnapshot{snapshot: *n}
 	t.tab = nil
 	for _, l := range n.tab.heads[:n.streams] {
 		t.replace(hash(l.stream), l.stream, l)
@@ -204,9 +187,8 @@ func (n *snapshot) toTrie(sp *spare) *snapshot {
 // smallMax, moved from its trie to the small table. Their order is then
 // the trie's, not their age: that changes only the scan's speed, each
 // stream being in the table once.
-func (n *snapshot) toSmall(sp *spare) *snapshot {
-	ss := sp.smallSpare()
-	*ss = smallSnapshot{snapshot: *n}
+func (n *snapshot) toSmall() *snapshot {
+	ss := &smallSnapshot{snapshot: *n}
 	ss.tab, ss.rootBM = &ss.t, 0
 	i := 0
 	n.trie().rootSlot().each(func(l *leaf) {
@@ -217,16 +199,10 @@ func (n *snapshot) toSmall(sp *spare) *snapshot {
 }
 
 // withSet returns sn plus a new override of s, the newest, with id
-// sn.nextID, built in sp's spare memory where it has some.
-func (sn *snapshot) withSet(sp *spare, s ServiceStream, mode StreamMode) *snapshot {
+// sn.nextID.
+func (sn *snapshot) withSet(s ServiceStream, mode StreamMode) *snapshot {
 	older, i := sn.head(s)
-	l := sp.leaf
-	if l == nil {
-		l = new(leaf)
-		sp.leaf = l
-	}
-	*l = leaf{stream: s, id: sn.nextID, mode: mode, older: older}
-	n := sn.clone(sp).put(sp, s, l, i, older == nil)
+	n := sn.clone().put(s, &leaf{stream: s, id: sn.nextID, mode: mode, older: older}, i, older == nil)
 	n.live[mode]++
 	n.nextID++
 	n.seal()
@@ -237,7 +213,7 @@ func (sn *snapshot) withSet(sp *spare, s ServiceStream, mode StreamMode) *snapsh
 // it has no such live override. Releasing a stream's newest override
 // allocates only the snapshot and the trie path, if any; an older one also
 // copies the overrides of its stream above it.
-func (sn *snapshot) withRelease(sp *spare, s ServiceStream, id uint64) *snapshot {
+func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
 	head, i := sn.head(s)
 	var mode StreamMode
 	var rest *leaf
@@ -266,11 +242,11 @@ func (sn *snapshot) withRelease(sp *spare, s ServiceStream, id uint64) *snapshot
 			rest = &c
 		}
 	}
-	n := sn.clone(sp)
+	n := sn.clone()
 	if rest != nil {
-		n = n.put(sp, s, rest, i, false)
+		n = n.put(s, rest, i, false)
 	} else {
-		n = n.drop(sp, s, i)
+		n = n.drop(s, i)
 	}
 	n.live[mode]--
 	n.seal()
@@ -278,8 +254,8 @@ func (sn *snapshot) withRelease(sp *spare, s ServiceStream, id uint64) *snapshot
 }
 
 // withProcess returns sn under process mode p.
-func (sn *snapshot) withProcess(sp *spare, p ProcessMode) *snapshot {
-	n := sn.clone(sp)
+func (sn *snapshot) withProcess(p ProcessMode) *snapshot {
+	n := sn.clone()
 	n.process, n.def = p, p.StreamMode()
 	n.seal()
 	return n
