@@ -24,11 +24,12 @@ type Named struct {
 	New  func() Impl
 }
 
-// Impls returns every implementation, the seed design first and the
-// registry last.
+// Impls returns every implementation, the seed design first (as written,
+// then with newest-first removal) and the registry last.
 func Impls() []Named {
 	return []Named{
 		{"seed", func() Impl { return new(Seed) }},
+		{"seed-newest-first", func() Impl { return new(SeedNewestFirst) }},
 		{"rwmutex", func() Impl { return new(RWMutex) }},
 		{"rbmutex", func() Impl { return NewRBMutex() }},
 		{"mapof", func() Impl { return NewMapOf() }},

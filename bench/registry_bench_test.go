@@ -18,3 +18,5 @@ func BenchmarkModeFastPathInlined(b *testing.B) { bench.Run(b, registrySuite, "M
 func BenchmarkMode(b *testing.B)                { bench.Run(b, registrySuite, "Mode") }
 func BenchmarkModeChurn(b *testing.B)           { bench.Run(b, registrySuite, "ModeChurn") }
 func BenchmarkSetRelease(b *testing.B)          { bench.Run(b, registrySuite, "SetRelease") }
+func BenchmarkOpenRelease(b *testing.B)         { bench.Run(b, registrySuite, "OpenRelease") }
+func BenchmarkWriters(b *testing.B)             { bench.Run(b, registrySuite, "Writers") }

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -23,7 +24,19 @@ import (
 // newest-first scan goes through all k.
 
 // Ks are the live override counts of BenchmarkMode.
-var Ks = []int{0, 1, 8, 64, 1024}
+var Ks = []int{0, 1, 8, 64, 1024, 4096}
+
+// readImpls are the implementations the read-only cases run: every one but
+// seed-newest-first, whose reads are the seed's.
+func readImpls() []Named {
+	var ns []Named
+	for _, n := range Impls() {
+		if n.Name != "seed-newest-first" {
+			ns = append(ns, n)
+		}
+	}
+	return ns
+}
 
 // readStream is the stream every benchmark reads.
 var readStream = registry.ServiceStream{Service: 1, Stream: 1}
@@ -99,11 +112,21 @@ func benchReads(b *testing.B, r moder, want registry.StreamMode) {
 //   - Mode/k=0,1,8,64,1024: k live overrides over many streams, the read
 //     stream's the oldest; with k = 0 every implementation takes its fast
 //     path.
-//   - ModeChurn/k=8: the reads of Mode at k = 8 while one background
-//     goroutine sets and releases an override of another stream as fast as
-//     it can; churns/s is how many Set+Release pairs it got through.
-//   - SetRelease/k=8,64: one Set and its Release (two writes) with k other
-//     overrides live; parallel writers contend.
+//   - ModeChurn/k=0,8,1024: the reads of Mode with k live overrides while
+//     one background goroutine, the writer, sets and releases an override
+//     of another stream as fast as it can: the launch loop's readers
+//     (GOMAXPROCS of them) against one writer; churns/s is how many
+//     Set+Release pairs the writer got through.
+//   - SetRelease/k=8,64,1024,4096: one Set and its Release (two writes)
+//     with k other overrides live; parallel writers (GOMAXPROCS) contend.
+//   - OpenRelease/k=4096: open 4096 overrides on distinct streams, then
+//     release them oldest first; one op is the whole batch.
+//   - Writers/writers=1,4: that many goroutines each set and release an
+//     override of its own stream, 8 others live; ns/op is wall time per
+//     Set+Release pair over all of them.
+//
+// seed-newest-first (the seed with newest-first removal) runs only the
+// cases that write: its reads are the seed's.
 func RegistrySuite() []Case {
 	var cs []Case
 	add := func(thing, impl, key string, v int, baseline string, f func(*testing.B)) {
@@ -117,7 +140,7 @@ func RegistrySuite() []Case {
 	add("ModeFastPath", "atomic-int64", "", 0, "seed", func(b *testing.B) {
 		benchReads(b, new(AtomicInt64), registry.Discard)
 	})
-	for _, named := range Impls() {
+	for _, named := range readImpls() {
 		add("ModeFastPath", named.Name, "", 0, "seed", func(b *testing.B) {
 			impl := named.New()
 			// A live override that sets the default changes nothing.
@@ -159,7 +182,7 @@ func RegistrySuite() []Case {
 		reportOps(b)
 	})
 
-	for _, named := range Impls() {
+	for _, named := range readImpls() {
 		for _, k := range Ks {
 			add("Mode", named.Name, "k", k, "seed", func(b *testing.B) {
 				impl := named.New()
@@ -175,32 +198,15 @@ func RegistrySuite() []Case {
 	}
 
 	for _, named := range Impls() {
-		const k = 8
-		add("ModeChurn", named.Name, "k", k, "seed", func(b *testing.B) {
-			impl := named.New()
-			hs := populate(impl, k)
-			defer releaseAll(hs)
-			var stop atomic.Bool
-			var churns atomic.Int64
-			done := make(chan struct{})
-			go func() {
-				defer close(done)
-				n := int64(0)
-				for i := 0; !stop.Load(); i++ {
-					impl.Set(registry.Execute, otherStream(k+i%k)).Release()
-					n++
-				}
-				churns.Store(n)
-			}()
-			benchReads(b, impl, registry.Execute)
-			stop.Store(true)
-			<-done
-			reportRate(b, float64(churns.Load()), "churns/s")
-		})
+		for _, k := range []int{0, 8, 1024} {
+			add("ModeChurn", named.Name, "k", k, "seed", func(b *testing.B) {
+				benchChurn(b, named.New(), k)
+			})
+		}
 	}
 
 	for _, named := range Impls() {
-		for _, k := range []int{8, 64} {
+		for _, k := range []int{8, 64, 1024, 4096} {
 			add("SetRelease", named.Name, "k", k, "seed", func(b *testing.B) {
 				impl := named.New()
 				hs := populate(impl, k)
@@ -217,5 +223,85 @@ func RegistrySuite() []Case {
 			})
 		}
 	}
+
+	for _, named := range Impls() {
+		const k = 4096
+		add("OpenRelease", named.Name, "k", k, "seed", func(b *testing.B) {
+			impl := named.New()
+			hs := make([]Handle, k)
+			b.ReportAllocs()
+			for b.Loop() {
+				for i := range hs {
+					hs[i] = impl.Set(registry.Execute, otherStream(i))
+				}
+				releaseAll(hs) // oldest first
+			}
+			reportOps(b)
+		})
+	}
+
+	for _, named := range Impls() {
+		for _, writers := range []int{1, 4} {
+			add("Writers", named.Name, "writers", writers, "seed", func(b *testing.B) {
+				benchWriters(b, named.New(), writers)
+			})
+		}
+	}
 	return cs
+}
+
+// benchChurn is ModeChurn's body: the reads of benchReads with k live
+// overrides (the read stream's Execute among them when k > 0), while one
+// more goroutine, the writer, sets and releases an override of another
+// stream as fast as it can; churns/s is how many Set+Release pairs it got
+// through in the readers' time.
+func benchChurn(b *testing.B, impl Impl, k int) {
+	hs := populate(impl, k)
+	defer releaseAll(hs)
+	var stop atomic.Bool
+	var churns atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		n := int64(0)
+		for i := 0; !stop.Load(); i++ {
+			impl.Set(registry.Execute, otherStream(k+i%8)).Release()
+			n++
+		}
+		churns.Store(n)
+	}()
+	want := registry.Discard
+	if k > 0 {
+		want = registry.Execute
+	}
+	benchReads(b, impl, want)
+	stop.Store(true)
+	<-done
+	reportRate(b, float64(churns.Load()), "churns/s")
+}
+
+// benchWriters is the Writers body: writers goroutines, each setting and
+// releasing an override of its own stream, b.N pairs in all, with 8 other
+// overrides live. ns/op is wall time per Set+Release pair over all
+// writers.
+func benchWriters(b *testing.B, impl Impl, writers int) {
+	hs := populate(impl, 8)
+	defer releaseAll(hs)
+	b.ReportAllocs()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := registry.ServiceStream{Service: 7, Stream: registry.StreamID(w)}
+			for next.Add(1) <= int64(b.N) {
+				impl.Set(registry.Execute, s).Release()
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	reportOps(b)
 }

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -73,4 +74,40 @@ func (o *seedOverride) Release() {
 		return
 	}
 	o.r.unset(o.stream, o.id, o.mode)
+}
+
+// SeedNewestFirst is [Seed] with one change: Release finds its entry by
+// scanning newest-first and removes that one entry (slices.Delete), where
+// the seed's retain scans and rewrites every entry. Releasing the newest
+// override then costs O(1) instead of O(k): the fairest lock-based
+// baseline for a Set and its Release. Everything else, the fast path and
+// the reads included, is the seed's.
+//
+// SeedNewestFirst is safe for concurrent use by multiple goroutines. The
+// zero value is an empty registry ready to use. It must not be copied
+// after first use.
+type SeedNewestFirst struct {
+	Seed
+}
+
+// Set puts s in mode until the handle is released.
+func (r *SeedNewestFirst) Set(mode registry.StreamMode, s registry.ServiceStream) Handle {
+	id := r.nextID.Add(1) - 1
+	r.mu.Lock()
+	r.entries = append(r.entries, entry{id: id, stream: s, mode: mode})
+	r.live[mode].Add(1)
+	r.mu.Unlock()
+	return &seedOverride{r: r, id: id, stream: s, mode: mode}
+}
+
+func (r *SeedNewestFirst) unset(_ registry.ServiceStream, id uint64, mode registry.StreamMode) {
+	r.mu.Lock()
+	for i := len(r.entries) - 1; i >= 0; i-- {
+		if r.entries[i].id == id {
+			r.entries = slices.Delete(r.entries, i, i+1)
+			break
+		}
+	}
+	r.live[mode].Add(-1)
+	r.mu.Unlock()
 }

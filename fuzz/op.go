@@ -10,8 +10,9 @@ import (
 // Kind is the kind of an [Op]: one method of [Registry] or [Override].
 type Kind uint8
 
-// The kinds of registry operations. There are exactly eight, so a decoder
-// reads a kind from the low three bits of a byte.
+// The kinds of registry operations. There are exactly eight plain ones, so a
+// decoder reads a kind from the low three bits of a byte; OpBurst is a Set
+// kind byte with bit 7 set.
 const (
 	OpSet            Kind = iota // Set(Mode, Stream)
 	OpRelease                    // Release of a live override
@@ -21,8 +22,49 @@ const (
 	OpLive                       // Live(Mode)
 	OpSetProcessMode             // SetProcessMode(Process)
 	OpProcessMode                // ProcessMode()
-	numKinds
+	// OpBurst opens Count overrides at once, one Set after another (see
+	// [Burst]), so that the registry's trie grows several levels deep. It
+	// counts as one Set: a Release of it releases all of them, in a
+	// scattered order ([Burst.ReleaseOrder]).
+	OpBurst
 )
+
+// burstFlag, in the kind byte of a Set, makes it an [OpBurst].
+const burstFlag = 0x80
+
+// Burst is what the i-th override of a burst of n sets. The burst's byte
+// picks n, 100 to 354, and the modes; most of its streams are outside
+// [Streams] (service 3 and 4, many stream ids), and every 50th is one of
+// Streams, so a burst nests inside the overrides the other ops read.
+func Burst(a byte, i int) (registry.StreamMode, registry.ServiceStream) {
+	mode := registry.StreamMode(a&1) ^ registry.StreamMode(b2i(i%3 == 0))
+	if i%50 == 0 {
+		return mode, Streams[i/50%len(Streams)]
+	}
+	return mode, registry.ServiceStream{Service: registry.ServiceID(3 + i%2), Stream: registry.StreamID(i)}
+}
+
+// BurstCount is how many overrides a burst with byte a opens.
+func BurstCount(a byte) int { return 100 + 2*int(a>>1) }
+
+// ReleaseOrder returns the order in which a Release of a burst of n
+// releases its overrides: position j releases the override j*7919 mod n,
+// a permutation (7919 is a prime above any n) that neither follows nor
+// reverses the order of the Sets.
+func ReleaseOrder(n int) []int {
+	order := make([]int, n)
+	for j := range order {
+		order[j] = j * 7919 % n
+	}
+	return order
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // Streams are the streams decoded ops use: two stream ids on each of two
 // services, so the same stream id appears on two services.
@@ -49,6 +91,8 @@ type Op struct {
 	// override's Set among all Sets; in a [Program] among its goroutine's
 	// Sets; in a [History], a handle unique to the run.
 	Override int
+	// Arg is an OpBurst's byte: see [Burst] and [BurstCount].
+	Arg byte
 	// Shared marks a Release in a [Program] that releases an override set
 	// by any goroutine: at run time, the one at position Override modulo
 	// their number among all overrides set so far, in the order their Sets
@@ -68,6 +112,8 @@ func (op Op) String() string {
 		return fmt.Sprintf("o%d.Release()", op.Override)
 	case OpReleaseAgain:
 		return fmt.Sprintf("o%d.Release() // again", op.Override)
+	case OpBurst:
+		return fmt.Sprintf("o%d := Burst(%d overrides, arg %#x)", op.Override, BurstCount(op.Arg), op.Arg)
 	case OpMode:
 		return fmt.Sprintf("Mode(%v, %v)", op.Stream, op.Mode)
 	case OpResolve:
@@ -123,7 +169,13 @@ func (o *overrides) release(i int) {
 // nothing to release: such bytes decode to no op.
 func decodeOp(k, a byte, o *overrides, shared bool) (Op, bool) {
 	op := Op{Kind: Kind(k & 7)}
+	if op.Kind == OpSet && k&burstFlag != 0 {
+		op.Kind = OpBurst
+	}
 	switch op.Kind {
+	case OpBurst:
+		op.Arg = a
+		op.Override = o.set()
 	case OpSet:
 		op.Stream = Streams[a&3]
 		op.Mode = registry.StreamMode(a >> 2 & 1)
@@ -164,6 +216,11 @@ func decodeOp(k, a byte, o *overrides, shared bool) (Op, bool) {
 func encodeOp(op Op, o *overrides) (k, a byte) {
 	k = byte(op.Kind)
 	switch op.Kind {
+	case OpBurst:
+		k, a = byte(OpSet)|burstFlag, op.Arg
+		if i := o.set(); i != op.Override {
+			panic(fmt.Sprintf("fuzz: encoding %v: the next override is o%d", op, i))
+		}
 	case OpSet:
 		a = byte(streamIndex(op.Stream)) | byte(op.Mode)<<2
 		if i := o.set(); i != op.Override {

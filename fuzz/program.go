@@ -30,7 +30,8 @@ func (p Program) String() string {
 // first byte picks how many (2 + data[0]%3); each further pair of bytes is
 // one op, decoded as in [DecodeOps], with the goroutine it belongs to in
 // bits 3 to 6 of its kind byte (modulo the number of goroutines) and, for a
-// Release, bit 7 set for a Shared one. Ops past [MaxGoroutineOps] for their
+// Release, bit 7 set for a Shared one (for a Set, bit 7 makes it an
+// [OpBurst], as in DecodeOps). Ops past [MaxGoroutineOps] for their
 // goroutine are dropped.
 func DecodeProgram(data []byte) Program {
 	n := 2
@@ -46,7 +47,7 @@ func DecodeProgram(data []byte) Program {
 		if len(p[g]) >= MaxGoroutineOps {
 			continue
 		}
-		if op, ok := decodeOp(k, a, &o[g], k&0x80 != 0); ok {
+		if op, ok := decodeOp(k, a, &o[g], k&0x80 != 0 && k&7 != byte(OpSet)); ok {
 			p[g] = append(p[g], op)
 		}
 	}

@@ -32,9 +32,10 @@ var (
 func set(i int, m registry.StreamMode, s registry.ServiceStream) fuzz.Op {
 	return fuzz.Op{Kind: fuzz.OpSet, Mode: m, Stream: s, Override: i}
 }
-func rel(i int) fuzz.Op       { return fuzz.Op{Kind: fuzz.OpRelease, Override: i} }
-func again(i int) fuzz.Op     { return fuzz.Op{Kind: fuzz.OpReleaseAgain, Override: i} }
-func relShared(i int) fuzz.Op { return fuzz.Op{Kind: fuzz.OpRelease, Override: i, Shared: true} }
+func burst(i int, a byte) fuzz.Op { return fuzz.Op{Kind: fuzz.OpBurst, Arg: a, Override: i} }
+func rel(i int) fuzz.Op           { return fuzz.Op{Kind: fuzz.OpRelease, Override: i} }
+func again(i int) fuzz.Op         { return fuzz.Op{Kind: fuzz.OpReleaseAgain, Override: i} }
+func relShared(i int) fuzz.Op     { return fuzz.Op{Kind: fuzz.OpRelease, Override: i, Shared: true} }
 func mode(s registry.ServiceStream, def registry.StreamMode) fuzz.Op {
 	return fuzz.Op{Kind: fuzz.OpMode, Stream: s, Mode: def}
 }
@@ -92,6 +93,11 @@ var registrySeeds = map[string]fuzz.Ops{
 	"process-mode": seq(resolve(s11), setProcess(registry.ProcessCompile), resolve(s11), set(0, E, s11),
 		resolve(s11), resolve(s12), setProcess(registry.ProcessCompileAndAutotune), process(), resolve(s11),
 		setProcess(registry.ProcessCompileAndAutotune), rel(0), resolve(s11), setProcess(registry.ProcessExecute), resolve(s11)),
+	// Two bursts of hundreds of overrides nest inside and around overrides
+	// of the read streams, so the trie grows deep, and are released in a
+	// scattered order, the older burst first.
+	"bursts-nested": seq(set(0, E, s11), burst(1, 0xff), reads(s11), live(E), live(D), set(2, D, s12),
+		burst(3, 0x40), reads(s11), reads(s12), rel(1), reads(s11), live(E), rel(0), reads(s11), rel(3), reads(s12), rel(2), live(D)),
 }
 
 // concurrentSeeds are the FuzzConcurrent seeds, by file name.
@@ -116,6 +122,13 @@ var concurrentSeeds = map[string]fuzz.Program{
 		{setProcess(registry.ProcessCompile), resolve(s11), setProcess(registry.ProcessExecute), process()},
 		{set(0, E, s11), resolve(s11), resolve(s12), rel(0), resolve(s11)},
 		{setProcess(registry.ProcessCompileAndAutotune), resolve(s12), process(), resolve(s11)},
+	},
+	// A burst on one goroutine while others nest, read and release any
+	// override, one of the burst's included.
+	"burst-while-nesting": {
+		{burst(0, 0x21), mode(s11, D), rel(0), live(E)},
+		{set(0, E, s11), set(1, D, s11), mode(s11, D), rel(1), relShared(200), rel(0)},
+		{mode(s11, D), live(E), relShared(7), mode(s12, E), live(D)},
 	},
 	"release-from-other-goroutines": {
 		{set(0, E, s11), set(1, D, s12), set(2, E, s21), mode(s11, D), rel(0), again(0)},

@@ -14,23 +14,45 @@ import (
 // Besides each read op's own answer it compares, after every op, all that
 // can be read: Mode of every stream in [Streams] under both defaults,
 // Resolve, Live of both modes and ProcessMode. A wrong write is so caught at
-// once, not only when a read op happens to look. At the end it releases
-// every override and checks that r is empty again.
+// once, not only when a read op happens to look. After an [OpBurst], and a
+// Release of one, it also compares Mode of every stream the burst set. At
+// the end it releases every override and checks that r is empty again.
 func RunSequential(r Registry, ops Ops) error {
 	var m model.Registry
-	var handles []Override
-	var ids []int // the model's id of each override, by Set position
+	// By Set position: the overrides each Set (one) or Burst (many) made,
+	// and the model's ids of them.
+	var handles [][]Override
+	var ids [][]int
 	fail := func(i int, format string, args ...any) error {
 		return fmt.Errorf("after op %d (%v): %s\nops:\n%v", i, ops[i], fmt.Sprintf(format, args...), ops)
 	}
 	for i, op := range ops {
 		switch op.Kind {
 		case OpSet:
-			handles = append(handles, r.Set(op.Mode, op.Stream))
-			ids = append(ids, m.Set(op.Mode, op.Stream))
+			handles = append(handles, []Override{r.Set(op.Mode, op.Stream)})
+			ids = append(ids, []int{m.Set(op.Mode, op.Stream)})
+		case OpBurst:
+			n := BurstCount(op.Arg)
+			hs, is := make([]Override, n), make([]int, n)
+			for j := range n {
+				mode, s := Burst(op.Arg, j)
+				hs[j], is[j] = r.Set(mode, s), m.Set(mode, s)
+			}
+			handles, ids = append(handles, hs), append(ids, is)
+			if msg := compareBurst(r, &m, op.Arg); msg != "" {
+				return fail(i, "%s", msg)
+			}
 		case OpRelease, OpReleaseAgain:
-			handles[op.Override].Release()
-			m.Release(ids[op.Override])
+			hs, is := handles[op.Override], ids[op.Override]
+			for _, j := range ReleaseOrder(len(hs)) {
+				hs[j].Release()
+				m.Release(is[j])
+			}
+			if len(hs) > 1 {
+				if msg := compareBurst(r, &m, ops[burstOp(ops, op.Override)].Arg); msg != "" {
+					return fail(i, "%s", msg)
+				}
+			}
 		case OpMode:
 			if got, want := r.Mode(op.Stream, op.Mode), m.Mode(op.Stream, op.Mode); got != want {
 				return fail(i, "Mode(%v, %v) = %v, want %v", op.Stream, op.Mode, got, want)
@@ -58,11 +80,11 @@ func RunSequential(r Registry, ops Ops) error {
 			return fail(i, "%s", msg)
 		}
 	}
-	for _, h := range handles {
-		h.Release()
-	}
-	for _, id := range ids {
-		m.Release(id)
+	for i, hs := range handles {
+		for j, h := range hs {
+			h.Release()
+			m.Release(ids[i][j])
+		}
 	}
 	if msg := Compare(r, &m); msg != "" {
 		return fmt.Errorf("after releasing every override: %s\nops:\n%v", msg, ops)
@@ -92,4 +114,29 @@ func Compare(r Registry, m *model.Registry) string {
 		return fmt.Sprintf("ProcessMode() = %v, want %v", got, want)
 	}
 	return ""
+}
+
+// compareBurst compares Mode of every stream of a burst with byte a under
+// both defaults. It returns "" when r and m agree, else the first
+// difference.
+func compareBurst(r Registry, m *model.Registry, a byte) string {
+	for j := range BurstCount(a) {
+		_, s := Burst(a, j)
+		for _, def := range []registry.StreamMode{registry.Execute, registry.Discard} {
+			if got, want := r.Mode(s, def), m.Mode(s, def); got != want {
+				return fmt.Sprintf("Mode(%v, %v) = %v, want %v (a stream of the burst)", s, def, got, want)
+			}
+		}
+	}
+	return ""
+}
+
+// burstOp returns the index in ops of the Set or Burst at Set position pos.
+func burstOp(ops Ops, pos int) int {
+	for i, op := range ops {
+		if (op.Kind == OpSet || op.Kind == OpBurst) && op.Override == pos {
+			return i
+		}
+	}
+	panic(fmt.Sprintf("fuzz: no Set at position %d", pos))
 }

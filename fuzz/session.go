@@ -63,6 +63,9 @@ type handle struct {
 	id     int
 	mode   registry.StreamMode
 	stream registry.ServiceStream
+	// members are a burst's overrides (then o is nil): an OpBurst and a
+	// Release of it are recorded as one call per member.
+	members []*handle
 }
 
 // Session runs ops on one registry for a fixed number of logical
@@ -89,8 +92,47 @@ func NewSession(r Registry, goroutines int) *Session {
 // the override takes the next position among g's. A Release that is not
 // Shared releases g's override at position op.Override; a Shared one
 // releases any goroutine's (see [Op]), or does nothing, and records nothing,
-// when no override was set yet.
+// when no override was set yet. An OpBurst is recorded as one Set per
+// override it opens, and the Release of a burst as one Release per override,
+// in [ReleaseOrder]; a Shared Release picks one override, never a whole
+// burst.
 func (s *Session) Do(g int, op Op) {
+	switch op.Kind {
+	case OpBurst:
+		n := BurstCount(op.Arg)
+		group := &handle{members: make([]*handle, n)}
+		for j := range n {
+			mode, st := Burst(op.Arg, j)
+			group.members[j] = s.do(g, Op{Kind: OpSet, Mode: mode, Stream: st})
+		}
+		s.own[g] = append(s.own[g], group)
+		return
+	case OpRelease, OpReleaseAgain:
+		if !op.Shared {
+			if h := s.own[g][op.Override]; h.members != nil {
+				for _, j := range ReleaseOrder(len(h.members)) {
+					s.release(g, op.Kind, h.members[j])
+				}
+				return
+			}
+		}
+	}
+	h := s.do(g, op)
+	if op.Kind == OpSet {
+		s.own[g] = append(s.own[g], h)
+	}
+}
+
+// release runs and records a Release (of kind) of h as goroutine g.
+func (s *Session) release(g int, kind Kind, h *handle) {
+	c := Call{Goroutine: g, Op: Op{Kind: kind, Override: h.id, Mode: h.mode, Stream: h.stream}}
+	s.record(g, &c, func() { h.o.Release() })
+	s.calls[g] = append(s.calls[g], c)
+}
+
+// do runs one call as goroutine g and records it, returning a Set's new
+// handle.
+func (s *Session) do(g int, op Op) *handle {
 	c := Call{Goroutine: g, Op: op}
 	c.Op.Shared = false
 	var h *handle
@@ -102,7 +144,7 @@ func (s *Session) Do(g int, op Op) {
 		if op.Shared {
 			all := s.pool.Load()
 			if len(all) == 0 {
-				return
+				return nil
 			}
 			h = all[op.Override%len(all)]
 		} else {
@@ -110,6 +152,35 @@ func (s *Session) Do(g int, op Op) {
 		}
 		c.Op.Override, c.Op.Mode, c.Op.Stream = h.id, h.mode, h.stream
 	}
+	s.record(g, &c, func() {
+		switch op.Kind {
+		case OpSet:
+			h.o = s.r.Set(op.Mode, op.Stream)
+		case OpRelease, OpReleaseAgain:
+			h.o.Release()
+		case OpMode:
+			c.Out = int(s.r.Mode(op.Stream, op.Mode))
+		case OpResolve:
+			c.Out = int(s.r.Resolve(op.Stream))
+		case OpLive:
+			c.Out = s.r.Live(op.Mode)
+		case OpSetProcessMode:
+			c.Out = int(s.r.SetProcessMode(op.Process))
+		case OpProcessMode:
+			c.Out = int(s.r.ProcessMode())
+		default:
+			panic(fmt.Sprintf("fuzz: unknown op kind %d", op.Kind))
+		}
+	})
+	if op.Kind == OpSet {
+		s.pool.Append(h) // after End: a Release found here starts later
+	}
+	s.calls[g] = append(s.calls[g], c)
+	return h
+}
+
+// record runs call between two readings of the clock, c.Start and c.End.
+func (s *Session) record(g int, c *Call, call func()) {
 	c.Start = s.clock.Add(1)
 	// Yield inside the recorded interval, before or after the call (or
 	// both, or neither: a fixed pattern over g's calls), so that other
@@ -120,33 +191,11 @@ func (s *Session) Do(g int, op Op) {
 	if jitter&1 != 0 {
 		runtime.Gosched()
 	}
-	switch op.Kind {
-	case OpSet:
-		h.o = s.r.Set(op.Mode, op.Stream)
-	case OpRelease, OpReleaseAgain:
-		h.o.Release()
-	case OpMode:
-		c.Out = int(s.r.Mode(op.Stream, op.Mode))
-	case OpResolve:
-		c.Out = int(s.r.Resolve(op.Stream))
-	case OpLive:
-		c.Out = s.r.Live(op.Mode)
-	case OpSetProcessMode:
-		c.Out = int(s.r.SetProcessMode(op.Process))
-	case OpProcessMode:
-		c.Out = int(s.r.ProcessMode())
-	default:
-		panic(fmt.Sprintf("fuzz: unknown op kind %d", op.Kind))
-	}
+	call()
 	if jitter&2 != 0 {
 		runtime.Gosched()
 	}
 	c.End = s.clock.Add(1)
-	if op.Kind == OpSet {
-		s.own[g] = append(s.own[g], h)
-		s.pool.Append(h) // after End: a Release found here starts later
-	}
-	s.calls[g] = append(s.calls[g], c)
 }
 
 // History returns every recorded call, by start. Call it only when no Do

@@ -5,5 +5,12 @@
 // released in any order, from any goroutine; releasing twice does nothing.
 // The overrides live in an immutable snapshot behind an atomic pointer (see
 // package lockfree), so [Registry.Mode] — called on every launch — never
-// locks and never allocates.
+// locks and never allocates. Writers take turns on a mutex, which readers
+// never touch, and publish each new snapshot with one atomic store. Up to 8
+// streams overridden, the snapshot lists them in a small table that a read
+// scans and a write copies; beyond that, the snapshot carries no table but
+// a persistent hash trie from each stream to its override stack, its root
+// node built in, of which a write copies one path, so Set and Release cost
+// O(log k) with k streams overridden, not O(k). [Registry.All] lists the
+// live overrides of one snapshot, for debugging.
 package registry

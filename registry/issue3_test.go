@@ -17,14 +17,14 @@ import "testing"
 // The test replays that interleaving deterministically by doing the first
 // Release's first step by hand. The fix: every Release call removes the
 // entry (remove is idempotent: a miss publishes nothing), and only the first
-// also stops the cleanup.
+// also stops the cleanup (when it has one: see leak.go).
 func TestIssue3RacingReleaseReturnsEarly(t *testing.T) {
 	r := New()
 	s := ServiceStream{Service: 1, Stream: 1}
 	o := r.Set(Execute, s)
 	// Goroutine A calls o.Release() and is preempted right after its
 	// CompareAndSwap, before o.r.remove(o.id):
-	if !o.released.CompareAndSwap(false, true) {
+	if o.state.Swap(overrideReleased) == overrideReleased {
 		t.Fatal("the override was released already")
 	}
 	// Goroutine B calls o.Release(), which returns:
@@ -36,7 +36,6 @@ func TestIssue3RacingReleaseReturnsEarly(t *testing.T) {
 	if n := r.Live(Execute); n != 0 {
 		t.Errorf("after Release returned: Live(Execute) = %d, want 0", n)
 	}
-	// A resumes.
-	o.cleanup.Stop()
-	r.remove(o.id)
+	// A resumes (the override is young: it has no cleanup to stop).
+	r.remove(o.stream, o.id)
 }

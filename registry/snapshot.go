@@ -1,32 +1,29 @@
 package registry
 
-import "math/bits"
+import "unsafe"
 
-// inlineEntries is how many live overrides a snapshot holds inside itself:
-// up to that many, a write allocates one small snapshot, and a lookup
-// scans the entries newest first. Beyond it, the entries get a slice of
-// their own and an index answers lookups, so a read never scans more than
-// inlineEntries.
-const inlineEntries = 12
+// smallMax is how many streams with a live override a snapshot holds in its
+// small table rather than in the trie: up to that many, a read scans the
+// table, newest stream first, with no hashing and no pointer hops, and a
+// write copies the snapshot alone, no trie node. The table hands its
+// streams to the trie when a Set would make them more than smallMax, and
+// takes them back when releases bring them down to smallMin, so that a
+// count going back and forth across smallMax does not move them every time.
+const (
+	smallMax = 8
+	smallMin = smallMax / 2
+)
 
-// entry is one live override.
-type entry struct {
-	id     uint64
-	stream ServiceStream
-	mode   StreamMode
-}
-
-// slot is one slot of a snapshot's index: a stream with a live override and
-// the mode its newest live override sets.
-type slot struct {
-	stream ServiceStream
-	mode   StreamMode
-	used   bool // false: an empty slot, which ends a probe
-}
-
-// snapshot is the registry's whole state at one instant: the live overrides,
-// their counts, an index of them, and the process mode. It is immutable once
-// published; writers build a new one.
+// snapshot is the registry's whole state at one instant: the live
+// overrides, their counts, and the process mode. It is immutable once
+// published; a writer builds a new one that shares all the rest with the
+// old: the override stacks, and all but one path of the trie (trie.go).
+//
+// A snapshot comes in two shapes, each one allocation: while at most
+// smallMax streams have a live override, a smallSnapshot, whose tab points
+// at its own small table; beyond, a trieSnapshot, with tab nil and the
+// trie's root node built in, so that a write in trie mode neither copies an
+// unused table nor allocates the root.
 type snapshot struct {
 	// quiet has bit d set when no live override sets d.Opposite(): then
 	// every stream's mode under default d is d. Only bits 0 and 1 are ever
@@ -35,65 +32,237 @@ type snapshot struct {
 	// def is process.StreamMode().
 	def     StreamMode
 	process ProcessMode
-	shift   uint8    // 64 - log2(home slots): hash(s)>>shift is s's home slot
+	// streams is how many streams have a live override.
+	streams int32
 	live    [2]int32 // live overrides setting each mode, by StreamMode
-	nextID  uint64   // the id the next override takes; above every entry's
-	seq     uint64   // publication sequence number: the parent's plus one
-	// index maps each stream with a live override to the mode its newest
-	// live override sets: an open-addressed table with linear probing, built
-	// at write time so a read never scans the entries. It has a power of two
-	// home slots, at least twice the entries, followed by one overflow slot
-	// per entry, so a probe never wraps around and always ends at an empty
-	// slot. Nil up to inlineEntries overrides: lookups scan those.
-	index   []slot
-	entries []entry // live overrides, oldest first (so in id order); may alias inline
-	inline  [inlineEntries]entry
+	// rootBM is the bitmap of a trieSnapshot's root node (its kids): one
+	// bit for each of the hash's top trieBits values with a stream. Zero
+	// in a smallSnapshot.
+	rootBM uint32
+	nextID uint64 // the id the next override takes; above every live one
+	seq    uint64 // publication sequence number: the parent's plus one
+	// tab is the small table of a smallSnapshot (its own), nil in a
+	// trieSnapshot.
+	tab *smallTable
+}
+
+// smallTable holds the streams with a live override of a smallSnapshot:
+// [:streams] of each array, in the order the streams' stacks were started
+// (the newest last): the stream, the mode its newest live override sets,
+// and its override stack. The rest is zero.
+type smallTable struct {
+	streams [smallMax]ServiceStream
+	modes   [smallMax]StreamMode
+	heads   [smallMax]*leaf
+}
+
+// smallSnapshot is a snapshot and its small table, in one allocation.
+type smallSnapshot struct {
+	snapshot
+	t smallTable
+}
+
+// trieSnapshot is a snapshot and its trie's root node, in one allocation:
+// the slots of kids[:bits.OnesCount32(rootBM)], one for each bit of rootBM,
+// in bit order (as an interior node's, trie.go); the rest are zero. In trie
+// mode more than smallMin streams have a live override, so the root is
+// never a lone leaf.
+type trieSnapshot struct {
+	snapshot
+	kids [1 << trieBits]slot
+}
+
+// trie returns sn as the trieSnapshot it is; sn.tab is nil.
+func (sn *snapshot) trie() *trieSnapshot { return (*trieSnapshot)(unsafe.Pointer(sn)) }
+
+// small returns sn as the smallSnapshot it is; sn.tab is not nil.
+func (sn *snapshot) small() *smallSnapshot { return (*smallSnapshot)(unsafe.Pointer(sn)) }
+
+// rootSlot returns the root of a trieSnapshot's trie as a slot, to walk.
+func (t *trieSnapshot) rootSlot() slot {
+	return slot{ptr: unsafe.Pointer(&t.kids[0]), bm: t.rootBM}
 }
 
 // emptySnapshot returns a snapshot with no overrides under process mode p.
 func emptySnapshot(p ProcessMode) *snapshot {
-	sn := &snapshot{process: p, def: p.StreamMode()}
-	sn.entries = sn.inline[:0]
-	sn.seal()
-	return sn
+	ss := &smallSnapshot{snapshot: snapshot{process: p, def: p.StreamMode()}}
+	ss.tab = &ss.t
+	ss.seal()
+	return &ss.snapshot
 }
 
-// with returns a new snapshot: sn's entries less the one at drop (when
-// drop >= 0), plus add (when add != nil), under process mode p. Up to
-// inlineEntries overrides it is one allocation.
-func (sn *snapshot) with(drop int, add *entry, p ProcessMode) *snapshot {
-	n := len(sn.entries)
-	if drop >= 0 {
-		n--
+// clone returns a copy of sn, of its shape, to modify: the caller seals
+// it.
+func (sn *snapshot) clone() *snapshot {
+	if sn.tab != nil {
+		n := new(smallSnapshot)
+		*n = *sn.small()
+		n.tab = &n.t
+		return &n.snapshot
 	}
-	if add != nil {
-		n++
-	}
-	next := &snapshot{process: p, def: p.StreamMode(), live: sn.live, nextID: sn.nextID}
-	if n <= inlineEntries {
-		next.entries = next.inline[:0:n]
-	} else {
-		next.entries = make([]entry, 0, n)
-	}
-	if drop >= 0 {
-		next.entries = append(next.entries, sn.entries[:drop]...)
-		next.entries = append(next.entries, sn.entries[drop+1:]...)
-		next.live[sn.entries[drop].mode]--
-	} else {
-		next.entries = append(next.entries, sn.entries...)
-	}
-	if add != nil {
-		next.entries = append(next.entries, *add)
-		next.live[add.mode]++
-		next.nextID = add.id + 1
-	}
-	next.build()
-	next.seal()
-	return next
+	n := new(trieSnapshot)
+	*n = *sn.trie()
+	return &n.snapshot
 }
 
-// mode is the slow path of Registry.Mode and Resolve: it validates def and
-// looks s up in the index.
+// smallIndex returns s's index in sn's small table, or -1.
+func (sn *snapshot) smallIndex(s ServiceStream) int {
+	for i, t := range sn.tab.streams[:sn.streams] {
+		if t == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// head returns the head of s's override stack, or nil, and s's index in
+// the small table, or -1.
+func (sn *snapshot) head(s ServiceStream) (l *leaf, i int) {
+	if sn.tab != nil {
+		if i = sn.smallIndex(s); i >= 0 {
+			return sn.tab.heads[i], i
+		}
+		return nil, -1
+	}
+	return sn.trie().lookup(hash(s), s), -1
+}
+
+// put makes head (never nil) the head of s's stack in n and returns n, or
+// what replaces it when s is one stream too many for the small table; i is
+// s's index in the small table, or -1 (not there, or n a trieSnapshot);
+// fresh: s had no stack.
+func (n *snapshot) put(s ServiceStream, head *leaf, i int, fresh bool) *snapshot {
+	if t := n.tab; t != nil {
+		if i < 0 {
+			if n.streams == smallMax {
+				n = n.toTrie()
+				return n.put(s, head, -1, true)
+			}
+			i = int(n.streams)
+			n.streams++
+			t.streams[i] = s
+		}
+		t.modes[i], t.heads[i] = head.mode, head
+		return n
+	}
+	if fresh {
+		n.streams++
+	}
+	n.trie().replace(hash(s), s, head)
+	return n
+}
+
+// drop removes s's stack from n and returns n, or what replaces it when
+// the streams left go back to the small table; i is s's index in the small
+// table, or -1 (n a trieSnapshot).
+func (n *snapshot) drop(s ServiceStream, i int) *snapshot {
+	n.streams--
+	if t := n.tab; t != nil {
+		k := int(n.streams)
+		copy(t.streams[i:k], t.streams[i+1:k+1])
+		copy(t.modes[i:k], t.modes[i+1:k+1])
+		copy(t.heads[i:k], t.heads[i+1:k+1])
+		t.streams[k], t.modes[k], t.heads[k] = ServiceStream{}, 0, nil
+		return n
+	}
+	n.trie().replace(hash(s), s, nil)
+	if n.streams <= smallMin {
+		return n.toSmall()
+	}
+	return n
+}
+
+// toTrie returns a trieSnapshot with n's header and n's streams, moved
+// from its small table to the trie.
+func (n *snapshot) toTrie() *snapshot {
+	t := &trieSnapshot{snapshot: *n}
+	t.tab = nil
+	for _, l := range n.tab.heads[:n.streams] {
+		t.replace(hash(l.stream), l.stream, l)
+	}
+	return &t.snapshot
+}
+
+// toSmall returns a smallSnapshot with n's header and n's streams, at most
+// smallMax, moved from its trie to the small table. Their order is then
+// the trie's, not their age: that changes only the scan's speed, each
+// stream being in the table once.
+func (n *snapshot) toSmall() *snapshot {
+	ss := &smallSnapshot{snapshot: *n}
+	ss.tab, ss.rootBM = &ss.t, 0
+	i := 0
+	n.trie().rootSlot().each(func(l *leaf) {
+		ss.t.streams[i], ss.t.modes[i], ss.t.heads[i] = l.stream, l.mode, l
+		i++
+	})
+	return &ss.snapshot
+}
+
+// withSet returns sn plus a new override of s, the newest, with id
+// sn.nextID.
+func (sn *snapshot) withSet(s ServiceStream, mode StreamMode) *snapshot {
+	older, i := sn.head(s)
+	n := sn.clone().put(s, &leaf{stream: s, id: sn.nextID, mode: mode, older: older}, i, older == nil)
+	n.live[mode]++
+	n.nextID++
+	n.seal()
+	return n
+}
+
+// withRelease returns sn less the override of s with id, or sn itself when
+// it has no such live override. Releasing a stream's newest override
+// allocates only the snapshot and the trie path, if any; an older one also
+// copies the overrides of its stream above it.
+func (sn *snapshot) withRelease(s ServiceStream, id uint64) *snapshot {
+	head, i := sn.head(s)
+	var mode StreamMode
+	var rest *leaf
+	switch {
+	case head == nil:
+		return sn
+	case head.id == id:
+		mode, rest = head.mode, head.older
+	default:
+		// Copy the overrides above id: each links to the next copy.
+		var above []*leaf
+		l := head
+		for ; l != nil && l.id != id; l = l.older {
+			if l.id < id {
+				return sn // older than id: id is not live (ids grow up the stack)
+			}
+			above = append(above, l)
+		}
+		if l == nil {
+			return sn
+		}
+		mode, rest = l.mode, l.older
+		for i := len(above) - 1; i >= 0; i-- {
+			c := *above[i]
+			c.older = rest
+			rest = &c
+		}
+	}
+	n := sn.clone()
+	if rest != nil {
+		n = n.put(s, rest, i, false)
+	} else {
+		n = n.drop(s, i)
+	}
+	n.live[mode]--
+	n.seal()
+	return n
+}
+
+// withProcess returns sn under process mode p.
+func (sn *snapshot) withProcess(p ProcessMode) *snapshot {
+	n := sn.clone()
+	n.process, n.def = p, p.StreamMode()
+	n.seal()
+	return n
+}
+
+// mode is the slow path of Resolve (Registry.slowMode has it written out):
+// it validates def, then scans the small table or looks s up in the trie.
 func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if def > Discard {
 		panic(invalidStreamMode(def))
@@ -101,53 +270,16 @@ func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if sn.quiet>>def&1 != 0 {
 		return def
 	}
-	if sn.index == nil {
-		es := sn.entries
-		for i := len(es) - 1; i >= 0; i-- {
-			if e := &es[i]; e.stream.Stream == s.Stream && e.stream.Service == s.Service {
-				return e.mode
+	if t := sn.tab; t != nil {
+		ss := t.streams[:sn.streams]
+		for i := len(ss) - 1; i >= 0; i-- { // newest first
+			if ss[i].Stream == s.Stream && ss[i].Service == s.Service {
+				return t.modes[i]
 			}
 		}
 		return def
 	}
-	for i := hash(s) >> sn.shift; ; i++ {
-		if sl := &sn.index[i]; !sl.used {
-			return def
-		} else if sl.stream == s {
-			return sl.mode
-		}
-	}
-}
-
-// hashMul is the multiplier of hash: 2^64 over the golden ratio, odd.
-const hashMul = 0x9e3779b97f4a7c15
-
-// hash mixes s into 64 bits whose high bits pick its home slot (Fibonacci
-// hashing).
-func hash(s ServiceStream) uint64 {
-	return (uint64(s.Stream) ^ uint64(s.Service)<<40) * hashMul
-}
-
-// build fills the index from the entries.
-func (sn *snapshot) build() {
-	n := len(sn.entries)
-	if n <= inlineEntries {
-		sn.index = nil
-		return
-	}
-	home := 1 << bits.Len(uint(2*n-1))
-	sn.index = make([]slot, home+n)
-	sn.shift = uint8(64 - bits.TrailingZeros(uint(home)))
-	// Oldest first: a newer entry of a stream overwrites an older one.
-	for _, e := range sn.entries {
-		for i := hash(e.stream) >> sn.shift; ; i++ {
-			sl := &sn.index[i]
-			if !sl.used || sl.stream == e.stream {
-				*sl = slot{stream: e.stream, mode: e.mode, used: true}
-				break
-			}
-		}
-	}
+	return sn.trie().lookupMode(s, def)
 }
 
 // seal sets quiet from live.
@@ -158,22 +290,4 @@ func (sn *snapshot) seal() {
 			sn.quiet |= 1 << d
 		}
 	}
-}
-
-// find returns the position of the entry with id, or -1. Entries are in id
-// order, so it searches by bisection.
-func (sn *snapshot) find(id uint64) int {
-	lo, hi := 0, len(sn.entries)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if sn.entries[m].id < id {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(sn.entries) && sn.entries[lo].id == id {
-		return lo
-	}
-	return -1
 }
