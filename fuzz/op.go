@@ -32,6 +32,12 @@ const (
 // burstFlag, in the kind byte of a Set, makes it an [OpBurst].
 const burstFlag = 0x80
 
+// MaxBursts is how many [OpBurst]s one goroutine's ops hold at most; past
+// it a Set with the burst flag is a plain Set. Each burst opens and checks
+// hundreds of overrides against the model, so an input of nothing but
+// bursts would take seconds (the fuzzing engine counts it as hung).
+const MaxBursts = 4
+
 // Burst is what the i-th override of a burst of n sets. The burst's byte
 // picks n, 100 to 354, and the modes; most of its streams are outside
 // [Streams] (service 3 and 4, many stream ids), and every 50th is one of
@@ -144,6 +150,7 @@ func (ops Ops) String() string {
 // its overrides are live and which released.
 type overrides struct {
 	n        int   // Sets so far
+	bursts   int   // OpBursts so far
 	live     []int // live overrides, by Set position, oldest first
 	released []int // released overrides, in release order
 }
@@ -169,8 +176,9 @@ func (o *overrides) release(i int) {
 // nothing to release: such bytes decode to no op.
 func decodeOp(k, a byte, o *overrides, shared bool) (Op, bool) {
 	op := Op{Kind: Kind(k & 7)}
-	if op.Kind == OpSet && k&burstFlag != 0 {
+	if op.Kind == OpSet && k&burstFlag != 0 && o.bursts < MaxBursts {
 		op.Kind = OpBurst
+		o.bursts++
 	}
 	switch op.Kind {
 	case OpBurst:
@@ -217,6 +225,10 @@ func encodeOp(op Op, o *overrides) (k, a byte) {
 	k = byte(op.Kind)
 	switch op.Kind {
 	case OpBurst:
+		if o.bursts >= MaxBursts {
+			panic(fmt.Sprintf("fuzz: encoding %v: more than MaxBursts bursts", op))
+		}
+		o.bursts++
 		k, a = byte(OpSet)|burstFlag, op.Arg
 		if i := o.set(); i != op.Override {
 			panic(fmt.Sprintf("fuzz: encoding %v: the next override is o%d", op, i))

@@ -227,3 +227,22 @@ func TestSeedCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestBurstsAreCapped: past MaxBursts, a Set with the burst flag decodes as
+// a plain Set, so no input runs for seconds (the fuzzing engine would count
+// it as hung: an input of a thousand bursts did).
+func TestBurstsAreCapped(t *testing.T) {
+	data := bytes.Repeat([]byte{byte(fuzz.OpSet) | 0x80, 0xe0}, 50)
+	bursts, sets := 0, 0
+	for _, op := range fuzz.DecodeOps(data) {
+		switch op.Kind {
+		case fuzz.OpBurst:
+			bursts++
+		case fuzz.OpSet:
+			sets++
+		}
+	}
+	if bursts != fuzz.MaxBursts || sets != 50-fuzz.MaxBursts {
+		t.Errorf("DecodeOps(50 bursts) = %d bursts and %d sets, want %d and %d", bursts, sets, fuzz.MaxBursts, 50-fuzz.MaxBursts)
+	}
+}
