@@ -9,7 +9,7 @@ FUZZTIME  ?= 60s
 # cores; a real finding still writes testdata/fuzz/... and fails the run.
 FUZZSMOKE_FuzzRegistry   ?= 150000x
 FUZZSMOKE_FuzzLockfree   ?= 300000x
-FUZZSMOKE_FuzzConcurrent ?= 100000x
+FUZZSMOKE_FuzzConcurrent ?= 30000x
 FUZZSMOKE_FuzzWGSL       ?= 200000x
 # Go minimizes each new interesting input for up to 60s by default, with the
 # exec count frozen meanwhile; FuzzRegistry's inputs are long enough that a

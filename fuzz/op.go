@@ -151,8 +151,18 @@ func (ops Ops) String() string {
 type overrides struct {
 	n        int   // Sets so far
 	bursts   int   // OpBursts so far
+	noBursts bool  // set: no more OpBursts at all (see maxBursts)
 	live     []int // live overrides, by Set position, oldest first
 	released []int // released overrides, in release order
+}
+
+// maxBursts is how many OpBursts these ops may hold: [MaxBursts], or 0
+// once noBursts is set.
+func (o *overrides) maxBursts() int {
+	if o.noBursts {
+		return 0
+	}
+	return MaxBursts
 }
 
 func (o *overrides) set() int {
@@ -176,7 +186,7 @@ func (o *overrides) release(i int) {
 // nothing to release: such bytes decode to no op.
 func decodeOp(k, a byte, o *overrides, shared bool) (Op, bool) {
 	op := Op{Kind: Kind(k & 7)}
-	if op.Kind == OpSet && k&burstFlag != 0 && o.bursts < MaxBursts {
+	if op.Kind == OpSet && k&burstFlag != 0 && o.bursts < o.maxBursts() {
 		op.Kind = OpBurst
 		o.bursts++
 	}
@@ -225,8 +235,8 @@ func encodeOp(op Op, o *overrides) (k, a byte) {
 	k = byte(op.Kind)
 	switch op.Kind {
 	case OpBurst:
-		if o.bursts >= MaxBursts {
-			panic(fmt.Sprintf("fuzz: encoding %v: more than MaxBursts bursts", op))
+		if o.bursts >= o.maxBursts() {
+			panic(fmt.Sprintf("fuzz: encoding %v: more than %d bursts", op, o.maxBursts()))
 		}
 		o.bursts++
 		k, a = byte(OpSet)|burstFlag, op.Arg

@@ -31,8 +31,10 @@ func (p Program) String() string {
 // one op, decoded as in [DecodeOps], with the goroutine it belongs to in
 // bits 3 to 6 of its kind byte (modulo the number of goroutines) and, for a
 // Release, bit 7 set for a Shared one (for a Set, bit 7 makes it an
-// [OpBurst], as in DecodeOps). Ops past [MaxGoroutineOps] for their
-// goroutine are dropped.
+// [OpBurst], as in DecodeOps, but only the program's first burst is one:
+// the linearizability check's time grows fast with the burst's hundreds of
+// ops, and one burst already runs concurrently with everything else). Ops
+// past [MaxGoroutineOps] for their goroutine are dropped.
 func DecodeProgram(data []byte) Program {
 	n := 2
 	if len(data) > 0 {
@@ -49,6 +51,11 @@ func DecodeProgram(data []byte) Program {
 		}
 		if op, ok := decodeOp(k, a, &o[g], k&0x80 != 0 && k&7 != byte(OpSet)); ok {
 			p[g] = append(p[g], op)
+			if op.Kind == OpBurst {
+				for j := range o {
+					o[j].noBursts = true
+				}
+			}
 		}
 	}
 	return p
@@ -74,6 +81,11 @@ func EncodeProgram(p Program) []byte {
 			}
 			done = false
 			k, a := encodeOp(ops[i], &o[g])
+			if ops[i].Kind == OpBurst {
+				for j := range o {
+					o[j].noBursts = true
+				}
+			}
 			k |= byte(g) << 3
 			if ops[i].Shared {
 				k |= 0x80

@@ -6,9 +6,8 @@ package model
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
-	"strings"
+	"strconv"
 
 	"github.com/streamgate/streamgate/registry"
 )
@@ -104,10 +103,21 @@ func (m *Registry) Key() string {
 	slices.SortStableFunc(byStream, func(a, b Override) int {
 		return cmp.Or(cmp.Compare(a.Stream.Service, b.Stream.Service), cmp.Compare(a.Stream.Stream, b.Stream.Stream))
 	})
-	var b strings.Builder
-	fmt.Fprintf(&b, "process %v;", m.Process)
+	// Numbers, not fmt: porcupine keys every state it visits, and a burst
+	// puts hundreds of overrides in one.
+	b := make([]byte, 0, 8+24*len(byStream))
+	b = append(b, "process "...)
+	b = strconv.AppendUint(b, uint64(m.Process), 10)
+	b = append(b, ';')
 	for _, o := range byStream {
-		fmt.Fprintf(&b, " %v:#%d=%v", o.Stream, o.ID, o.Mode)
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, uint64(o.Stream.Service), 10)
+		b = append(b, '/')
+		b = strconv.AppendUint(b, uint64(o.Stream.Stream), 10)
+		b = append(b, ":#"...)
+		b = strconv.AppendInt(b, int64(o.ID), 10)
+		b = append(b, '=')
+		b = strconv.AppendUint(b, uint64(o.Mode), 10)
 	}
-	return b.String()
+	return string(b)
 }
