@@ -60,3 +60,29 @@ func BenchmarkCompiled(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLaunchRecord is Device.Launch alone: the Go-side recording of an
+// executed launch, with the flush that encodes every 1,000 launches outside
+// the timer (bench's ExecutedLaunch times both, against go-webgpu).
+func BenchmarkLaunchRecord(b *testing.B) {
+	d := openTestDevice(b)
+	ctx := context.Background()
+	x := mustBuffer(b, d, 256)
+	if err := d.Compile(ctx, incKernel); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := d.Launch(1, incKernel, [3]uint32{0, 0, 0}, x); err != nil {
+			b.Fatal(err)
+		}
+		if i%1000 == 999 {
+			b.StopTimer()
+			if err := d.Sync(ctx, 1); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+	}
+}

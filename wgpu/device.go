@@ -68,6 +68,10 @@ type Device struct {
 	pipelines *xsync.MapOf[[32]byte, *pipeline]   // lock-free; entries immutable once done
 	streams   *xsync.MapOf[gpu.StreamID, *stream] // lock-free
 
+	// lastStream is the stream the last launch locked, so that a loop on
+	// one stream skips the map; it may be a closed one (lockStream checks).
+	lastStream atomic.Pointer[stream]
+
 	bgMu       sync.Mutex           // guards bindGroups and Buffer.bindGroups
 	bindGroups map[bgKey]*bindGroup // guarded by bgMu
 	mu         sync.Mutex           // guards buffers

@@ -94,11 +94,15 @@ func (d *Device) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
 // pipelineFor returns k's compiled pipeline, compiling it (once across
 // concurrent callers) if needed. It must be called without d.life held.
 func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error) {
+	if p, ok := k.Memo(d.id).(*pipeline); ok && p.ok.Load() && !d.closed.Load() {
+		return p, nil
+	}
 	key := k.Key()
 	if p, ok := d.pipelines.Load(key); ok && p.ok.Load() {
 		if d.closed.Load() {
 			return nil, closedError("Compile")
 		}
+		k.SetMemo(d.id, p)
 		return p, nil
 	}
 	if err := ctx.Err(); err != nil {

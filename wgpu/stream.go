@@ -86,12 +86,17 @@ func (d *Device) stream(id gpu.StreamID) *stream {
 // lock is skipped for the fresh one.
 func (d *Device) lockStream(id gpu.StreamID) *stream {
 	for {
-		s := d.stream(id)
+		s := d.lastStream.Load()
+		if s == nil || s.id != id {
+			s = d.stream(id)
+			d.lastStream.Store(s)
+		}
 		s.mu.Lock()
 		if !s.closed {
 			return s
 		}
 		s.mu.Unlock()
+		d.lastStream.CompareAndSwap(s, nil)
 	}
 }
 
@@ -176,24 +181,31 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 			}
 		}
 	}
+	return d.record(op, id, p, &key, bufs, workgroups)
+}
+
+// record records a checked launch on stream id. It is apart from Launch so
+// that its two defers are open-coded (a function with as many returns as
+// Launch pays for its defers at run time).
+func (d *Device) record(op string, id gpu.StreamID, p *pipeline, key *bgKey, bufs []*Buffer, workgroups [3]uint32) error {
 	leave, err := d.enter(op)
 	if err != nil {
 		return err
 	}
 	defer leave()
 	for i, b := range bufs {
-		if err := b.live(op); err != nil {
-			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): %s", p.name, i, p.bindings[i].Name, err.(*Error).Message)
+		if b.released.Load() || b.recycled.Load() {
+			return d.deadBinding(op, p, i, b)
 		}
 	}
 	s := d.lockStream(id)
 	defer s.mu.Unlock()
-	bg := s.recentBG(&key)
+	bg := s.recentBG(key)
 	if bg == nil {
-		if bg, err = d.bindGroupFor(op, key, bufs); err != nil {
+		if bg, err = d.bindGroupFor(op, *key, bufs); err != nil {
 			return err
 		}
-		s.recent[s.nextSlot] = recentBG{key: key, bg: bg}
+		s.recent[s.nextSlot] = recentBG{key: *key, bg: bg}
 		s.nextSlot = (s.nextSlot + 1) % recentBGs
 	}
 	s.useLocked(bg)
@@ -204,6 +216,15 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 		return s.flushLocked(op)
 	}
 	return nil
+}
+
+// deadBinding is the error for binding i's buffer b, released or recycled.
+func (d *Device) deadBinding(op string, p *pipeline, i int, b *Buffer) error {
+	msg := "buffer is released"
+	if err := b.live(op); err != nil {
+		msg = err.(*Error).Message
+	}
+	return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): %s", p.name, i, p.bindings[i].Name, msg)
 }
 
 // recentBGs is how many recent bind groups a stream remembers, so that a
