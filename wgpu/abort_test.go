@@ -59,6 +59,17 @@ var abortCases = map[string]struct {
 		err := d.Compile(context.Background(), gpu.NewKernel("bad\xe8\x03name\x00", incWGSL, "main"))
 		return fmt.Errorf("compiled: %v", err)
 	}, "compiled: <nil>"},
+	// The compiler takes memory in proportion to workgroup, private and
+	// function arrays: a 400 MB workgroup array got the process killed, a
+	// 4 MB function-scope one took 2.5 GB.
+	"workgroup-400MB": {func(d *wgpu.Device) error {
+		src := "var<workgroup> big: array<u32, 100000000>;\n@compute @workgroup_size(1) fn main() { big[0] = 1u; }"
+		return d.Compile(context.Background(), gpu.NewKernel("wg", src, "main"))
+	}, "workgroup memory in all, more than the limit"},
+	"function-array-40MB": {func(d *wgpu.Device) error {
+		src := "@compute @workgroup_size(1) fn main() { var big: array<u32, 10000000>; big[0] = 1u; }"
+		return d.Compile(context.Background(), gpu.NewKernel("fn", src, "main"))
+	}, "bytes of function memory, more than the limit"},
 	// A destroyed buffer used in a submit aborts wgpu-native: buffers are
 	// only ever released, and a released one is refused.
 	"released-buffer": {func(d *wgpu.Device) error {

@@ -15,8 +15,10 @@
 //
 // Before the shader compiler sees a source, the WGSL front-end in package
 // wgpu/wgsl (pure Go) checks it: an empty source, invalid UTF-8, deep
-// nesting and very long expressions — inputs that crash wgpu-native — are
-// refused with an [*Error] naming the line and column. The front-end also
+// nesting, very long expressions, and workgroup, private or function
+// arrays past their limits (the compiler's memory grows with them) —
+// inputs that crash wgpu-native or get the process killed — are refused
+// with an [*Error] naming the line and column. The front-end also
 // lays out every buffer binding's type by WGSL's memory layout rules, so
 // [Device.Launch] refuses a buffer too small for its binding, or without
 // the usage its binding's kind needs, naming the kernel, the binding and

@@ -166,7 +166,7 @@ func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 		return err
 	}
 	d.compiles.Add(1)
-	bindings, err := parseKernel(k.Source(), k.Entry(), d.limits.MaxBindingsPerBindGroup)
+	bindings, err := parseKernel(k.Source(), k.Entry(), d.limits.MaxBindingsPerBindGroup, d.limits.MaxComputeWorkgroupStorageSize)
 	if err != nil {
 		return withKernel(err)
 	}

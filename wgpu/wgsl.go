@@ -43,7 +43,7 @@ type Binding struct {
 // index, with the default limits of package [wgsl] and no limit on their
 // number. See [ParseKernel].
 func ParseBindings(source string) ([]Binding, error) {
-	return parseKernel(source, "", 0)
+	return parseKernel(source, "", 0, 0)
 }
 
 // ParseKernel checks source with the WGSL front-end (package [wgsl]) as
@@ -62,13 +62,16 @@ func ParseKernel(source, entry string, maxBindings uint32) ([]Binding, error) {
 	if entry == "" {
 		return nil, newError("Compile", ErrorTypeInvalidArgument, "empty entry point")
 	}
-	return parseKernel(source, entry, maxBindings)
+	return parseKernel(source, entry, maxBindings, 0)
 }
 
-func parseKernel(source, entry string, maxBindings uint32) ([]Binding, error) {
+// parseKernel is ParseKernel with the device's workgroup memory limit (0:
+// the front-end's default).
+func parseKernel(source, entry string, maxBindings, maxWorkgroupBytes uint32) ([]Binding, error) {
 	const op = "Compile"
 	lim := wgsl.DefaultLimits()
 	lim.MaxBindings = int(min(maxBindings, 1<<20))
+	lim.MaxWorkgroupBytes = int(min(maxWorkgroupBytes, 1<<30))
 	m, err := wgsl.Parse(source, lim)
 	if err != nil {
 		typ := ErrorTypeInvalidArgument

@@ -27,6 +27,17 @@ type Limits struct {
 	// MaxBindings is the most buffer bindings a module may declare, the
 	// device's maxBindingsPerBindGroup; 0 means no limit here.
 	MaxBindings int
+	// MaxWorkgroupBytes bounds the module's var<workgroup> declarations,
+	// summed: the device's maxComputeWorkgroupStorageSize (which
+	// wgpu-native 0.17 does not check itself). Default
+	// [DefaultMaxWorkgroupBytes].
+	MaxWorkgroupBytes int
+	// MaxPrivateBytes bounds the var<private> declarations, summed, and
+	// each value of an array, struct or alias type that a function body, a
+	// const or an override makes (function memory): the compiler's memory
+	// grows with them (a 4 MB function-scope array took 2.5 GB to
+	// compile). Default [DefaultMaxPrivateBytes].
+	MaxPrivateBytes int
 }
 
 // The defaults of [Limits]. The nesting and expression limits sit at about a
@@ -38,6 +49,12 @@ const (
 	DefaultMaxNestingDepth     = 128
 	DefaultMaxExpressionTokens = 2048
 	DefaultMaxDeclarationDepth = 256
+	// DefaultMaxWorkgroupBytes is WebGPU's default
+	// maxComputeWorkgroupStorageSize.
+	DefaultMaxWorkgroupBytes = 16 << 10
+	// DefaultMaxPrivateBytes is twice the WGSL specification's minimum
+	// supported size of private and function memory (8 KiB).
+	DefaultMaxPrivateBytes = 16 << 10
 )
 
 // DefaultLimits returns the default limits, with MaxBindings 0 (no limit).
@@ -47,6 +64,8 @@ func DefaultLimits() Limits {
 		MaxNestingDepth:     DefaultMaxNestingDepth,
 		MaxExpressionTokens: DefaultMaxExpressionTokens,
 		MaxDeclarationDepth: DefaultMaxDeclarationDepth,
+		MaxWorkgroupBytes:   DefaultMaxWorkgroupBytes,
+		MaxPrivateBytes:     DefaultMaxPrivateBytes,
 	}
 }
 
@@ -64,6 +83,12 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxDeclarationDepth <= 0 {
 		l.MaxDeclarationDepth = d.MaxDeclarationDepth
+	}
+	if l.MaxWorkgroupBytes <= 0 {
+		l.MaxWorkgroupBytes = d.MaxWorkgroupBytes
+	}
+	if l.MaxPrivateBytes <= 0 {
+		l.MaxPrivateBytes = d.MaxPrivateBytes
 	}
 	if l.MaxBindings < 0 {
 		l.MaxBindings = 0

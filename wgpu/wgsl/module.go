@@ -123,6 +123,9 @@ func Parse(source string, lim Limits) (*Module, error) {
 	if err := p.checkDependencies(); err != nil {
 		return nil, err
 	}
+	if err := p.checkMemory(); err != nil {
+		return nil, err
+	}
 	m := &Module{}
 	for _, d := range p.order {
 		switch d.kind {
