@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"expvar"
 	"strconv"
+	"sync"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/registry"
@@ -138,14 +139,27 @@ func (s Snapshot) String() string {
 // Publish publishes the process's streamgate metrics as the expvar name
 // (conventionally [Name], "streamgate") and returns the published Var:
 // every read of it — /debug/vars, expvar.Get(name).String() — is a fresh
-// [Read]. It panics if name is already published, as expvar.Publish does:
-// call it once, from main.
+// [Read]. Calling it again with the same name returns the Var the first
+// call published (its options stay); it panics if another package has
+// published name, as expvar.Publish does.
 //
 // Nothing is published until a program calls Publish: importing streamgate's
 // packages registers no expvar.
 func Publish(name string, opts ...Option) expvar.Var {
+	publishedMu.Lock()
+	defer publishedMu.Unlock()
+	if v, ok := published[name]; ok {
+		return v
+	}
 	cfg := newConfig(opts)
 	v := expvar.Func(func() any { return read(cfg) })
 	expvar.Publish(name, v)
+	published[name] = v
 	return v
 }
+
+// published are the Vars Publish published, by name.
+var (
+	publishedMu sync.Mutex
+	published   = map[string]expvar.Var{}
+)

@@ -58,5 +58,12 @@ func TestPublish(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(v.String()), &s))
 	assert.Equal(t, registry.Default.ProcessMode().String(), s.Registry.ProcessMode)
 	assert.NotNil(t, s.Services)
-	assert.Panics(t, func() { metrics.Publish(name) }, "a second Publish of a name panics, as expvar.Publish does")
+	assert.NotPanics(t, func() {
+		assert.JSONEq(t, v.String(), metrics.Publish(name).String(), "a second Publish of a name returns the first Var")
+	})
+	other := "streamgate_test_taken"
+	if expvar.Get(other) == nil {
+		expvar.NewInt(other)
+	}
+	assert.Panics(t, func() { metrics.Publish(other) }, "a name another package published panics, as expvar.Publish does")
 }
