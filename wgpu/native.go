@@ -12,10 +12,11 @@ package wgpu
 //   - wgpuGenerateReport: go-webgpu switches on report.backendType, which
 //     wgpu-native 0.17 fills with a value of a different enum, so on Vulkan
 //     it returns no hub report. We read the C struct ourselves.
-//   - wgpuBufferMapAsync and wgpuQueueOnSubmittedWorkDone: go-webgpu passes
-//     the address of a Go cgo.Handle that C keeps after the call returns.
-//     Our callbacks write a status into C memory instead, and the caller
-//     polls it; no Go pointer or Go callback is involved.
+//   - wgpuQueueOnSubmittedWorkDone (and wgpuBufferMapAsync, in
+//     transfer_native.go): go-webgpu passes the address of a Go cgo.Handle
+//     that C keeps after the call returns. Our callbacks write a status
+//     into C memory instead, and the caller polls it; no Go pointer or Go
+//     callback is involved.
 //   - wgpuDeviceSetUncapturedErrorCallback: errors raised outside an error
 //     scope abort the process by default; we count them instead.
 
@@ -44,8 +45,6 @@ extern void wgpuGenerateReport(void *instance, sgGlobalReport *report);
 extern void wgpuDevicePushErrorScope(void *device, uint32_t filter);
 extern void wgpuDevicePopErrorScope(void *device, sgErrorCallback callback, void *userdata);
 extern void wgpuDeviceSetUncapturedErrorCallback(void *device, sgErrorCallback callback, void *userdata);
-extern void wgpuBufferMapAsync(void *buffer, uint32_t mode, size_t offset, size_t size, sgStatusCallback callback, void *userdata);
-extern void const *wgpuBufferGetConstMappedRange(void *buffer, size_t offset, size_t size);
 extern void wgpuQueueOnSubmittedWorkDone(void *queue, sgStatusCallback callback, void *userdata);
 extern void wgpuBufferUnmap(void *buffer);
 extern void *wgpuCommandEncoderBeginComputePass(void *encoder, void const *descriptor);
@@ -104,17 +103,6 @@ static int64_t sg_status_live(void) { return __atomic_load_n(&sg_status_live_cou
 static void sg_generate_report(uintptr_t instance, sgGlobalReport *r) {
 	memset(r, 0, sizeof *r);
 	wgpuGenerateReport((void *)instance, r);
-}
-
-static void sg_buffer_map_read(uintptr_t device, uintptr_t buffer, size_t size, int32_t *status, sgScope *scope) {
-	wgpuDevicePushErrorScope((void *)device, 0);
-	wgpuBufferMapAsync((void *)buffer, 1, 0, size, sg_status_cb, status);
-	wgpuDevicePopErrorScope((void *)device, sg_scope_cb, scope);
-}
-
-static void sg_copy_mapped(uintptr_t buffer, size_t size, void *dst) {
-	void const *src = wgpuBufferGetConstMappedRange((void *)buffer, 0, size);
-	if (src != NULL) memcpy(dst, src, size);
 }
 
 static void sg_queue_on_done(uintptr_t queue, int32_t *status) {
@@ -323,22 +311,6 @@ func scopeError(scope *C.sgScope) (typ ErrorType, msg string, failed bool) {
 		typ = ErrorTypeValidation
 	}
 	return typ, msg, true
-}
-
-// mapRead starts mapping buf (size bytes) for reading. It must be called with
-// the device's scope mutex held. The returned error is the scope's.
-func mapRead(dev *gowgpu.Device, buf *gowgpu.Buffer, size uint64, st statusWord) (typ ErrorType, msg string, failed bool) {
-	var scope C.sgScope
-	C.sg_buffer_map_read(deviceRef(dev), bufferRef(buf), C.size_t(size), st.p, &scope)
-	return scopeError(&scope)
-}
-
-// copyMapped copies the mapped range of buf into dst.
-func copyMapped(buf *gowgpu.Buffer, dst []byte) {
-	if len(dst) == 0 {
-		return
-	}
-	C.sg_copy_mapped(bufferRef(buf), C.size_t(len(dst)), unsafe.Pointer(&dst[0]))
 }
 
 // onSubmittedWorkDone sets st once all work submitted to q so far is done.
