@@ -5,13 +5,13 @@
 package gputest
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -44,23 +44,9 @@ func RunLeakChecked(m *testing.M) int {
 func Required() bool { return os.Getenv("STREAMGATE_REQUIRE_ADAPTER") == "1" }
 
 // Open opens a device for t and closes it when t ends. Without an adapter it
-// skips t, or fails it when [Required].
+// skips t, or fails it when [Required]: it is the public test kit's
+// streamgatetest.OpenDevice.
 func Open(t testing.TB, opts ...wgpu.Options) *wgpu.Device {
 	t.Helper()
-	var o wgpu.Options
-	if len(opts) > 0 {
-		o = opts[0]
-	}
-	d, err := wgpu.Open(o)
-	if errors.Is(err, wgpu.ErrNoAdapter) {
-		if Required() {
-			t.Fatalf("wgpu.Open: %v (STREAMGATE_REQUIRE_ADAPTER=1: CI never skips GPU tests)", err)
-		}
-		t.Skipf("no WebGPU adapter: %v", err)
-	}
-	if err != nil {
-		t.Fatalf("wgpu.Open: %v", err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
+	return streamgatetest.OpenDevice(t, opts...)
 }

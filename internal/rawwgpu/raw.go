@@ -218,19 +218,10 @@ func (r *Device) Wait() { r.dev.Poll(true, nil) }
 // Submit ends the pass, submits its command buffer and waits for the GPU.
 // It releases the pass and the encoder either way.
 func (p *Pass) Submit() error {
-	defer p.enc.Release()
-	err := p.pass.End()
-	p.pass.Release()
-	if err != nil {
+	if err := p.SubmitNoWait(); err != nil {
 		return err
 	}
-	cmd, err := p.enc.Finish(nil)
-	if err != nil {
-		return err
-	}
-	p.r.queue.Submit(cmd)
-	cmd.Release()
-	p.r.dev.Poll(true, nil)
+	p.r.Wait()
 	return nil
 }
 
