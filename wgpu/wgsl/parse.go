@@ -339,23 +339,14 @@ func (p *parser) parseGlobal() error {
 		if err := p.declName(d); err != nil {
 			return err
 		}
-		if p.isPunct(":") {
-			p.i++
-			if d.typ, err = p.skipType(); err != nil {
-				return err
-			}
+		hasInit, err := p.typeAndInit(d, kw.text+" declaration")
+		if err != nil {
+			return err
 		}
-		if p.isPunct("=") {
-			p.i++
-			a := p.i
-			end, err := p.skipTo(kw.text + " declaration")
-			if err != nil {
-				return err
-			}
-			if end == a {
+		if hasInit {
+			if d.init.a == d.init.b {
 				return p.errf(p.tok().pos, "expected an initializer, found ';'")
 			}
-			d.init = span{a, end}
 		} else if d.kind == declConst {
 			return p.errf(p.tok().pos, "const %s needs an initializer", d.name)
 		} else if d.typ.a == d.typ.b {
@@ -409,20 +400,8 @@ func (p *parser) parseGlobal() error {
 		if err := p.declName(d); err != nil {
 			return err
 		}
-		if p.isPunct(":") {
-			p.i++
-			if d.typ, err = p.skipType(); err != nil {
-				return err
-			}
-		}
-		if p.isPunct("=") {
-			p.i++
-			a := p.i
-			end, err := p.skipTo("var declaration")
-			if err != nil {
-				return err
-			}
-			d.init = span{a, end}
+		if _, err := p.typeAndInit(d, "var declaration"); err != nil {
+			return err
 		}
 		if _, err := p.expect(";"); err != nil {
 			return err
@@ -454,6 +433,29 @@ func (p *parser) parseGlobal() error {
 	p.decls[d.name] = d
 	p.order = append(p.order, d)
 	return nil
+}
+
+// typeAndInit reads a declaration's optional ": type" into d.typ and its
+// optional "= initializer" (up to the ';', which it leaves) into d.init,
+// reporting whether there was an '='.
+func (p *parser) typeAndInit(d *decl, what string) (hasInit bool, err error) {
+	if p.isPunct(":") {
+		p.i++
+		if d.typ, err = p.skipType(); err != nil {
+			return false, err
+		}
+	}
+	if !p.isPunct("=") {
+		return false, nil
+	}
+	p.i++
+	a := p.i
+	end, err := p.skipTo(what)
+	if err != nil {
+		return true, err
+	}
+	d.init = span{a, end}
+	return true, nil
 }
 
 func (p *parser) declName(d *decl) error {
