@@ -25,6 +25,7 @@ package wgpu
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include "scope.h"
 
 typedef struct sgStorageReport { size_t numOccupied, numVacant, numError, elementSize; } sgStorageReport;
 typedef struct sgHubReport {
@@ -53,16 +54,6 @@ extern void wgpuComputePassEncoderSetBindGroup(void *pass, uint32_t groupIndex, 
 extern void wgpuComputePassEncoderDispatchWorkgroups(void *pass, uint32_t x, uint32_t y, uint32_t z);
 extern void wgpuComputePassEncoderEnd(void *pass);
 extern void wgpuComputePassEncoderRelease(void *pass);
-
-// sgScope receives the error of a popped scope; msg is malloc'd.
-typedef struct sgScope { uint32_t type; char *msg; } sgScope;
-
-static void sg_scope_cb(uint32_t type, char const *message, void *userdata) {
-	sgScope *s = (sgScope *)userdata;
-	if (type == 0 || s->type != 0) return;
-	s->type = type;
-	s->msg = strdup(message ? message : "");
-}
 
 // A status word: 0 while pending, status+1 once the callback ran, -1 once
 // its waiter gave up on it. Of the callback and the waiter, whichever comes
@@ -302,15 +293,19 @@ func scopeError(scope *C.sgScope) (typ ErrorType, msg string, failed bool) {
 	}
 	msg = C.GoString(scope.msg)
 	C.free(unsafe.Pointer(scope.msg))
-	switch scope._type {
+	return errorTypeOf(uint32(scope._type)), msg, true
+}
+
+// errorTypeOf converts a WGPUErrorType (1 validation, 2 out of memory, 3
+// internal; others are validation too).
+func errorTypeOf(t uint32) ErrorType {
+	switch t {
 	case 2:
-		typ = ErrorTypeOutOfMemory
+		return ErrorTypeOutOfMemory
 	case 3:
-		typ = ErrorTypeInternal
-	default:
-		typ = ErrorTypeValidation
+		return ErrorTypeInternal
 	}
-	return typ, msg, true
+	return ErrorTypeValidation
 }
 
 // onSubmittedWorkDone sets st once all work submitted to q so far is done.

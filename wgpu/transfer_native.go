@@ -26,6 +26,7 @@ package wgpu
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "scope.h"
 
 typedef void (*sgbErrorCallback)(uint32_t type, char const *message, void *userdata);
 typedef void (*sgbStatusCallback)(uint32_t status, void *userdata);
@@ -44,30 +45,19 @@ extern void wgpuBufferMapAsync(void *buffer, uint32_t mode, size_t offset, size_
 extern void const *wgpuBufferGetConstMappedRange(void *buffer, size_t offset, size_t size);
 extern void wgpuBufferUnmap(void *buffer);
 
-// sgbScope receives the first error of the scopes a shim pops; msg is
-// malloc'd.
-typedef struct sgbScope { uint32_t type; char *msg; } sgbScope;
-
-static void sgb_scope_cb(uint32_t type, char const *message, void *userdata) {
-	sgbScope *s = (sgbScope *)userdata;
-	if (type == 0 || s->type != 0) return;
-	s->type = type;
-	s->msg = strdup(message ? message : "");
-}
-
 static void sgb_status_cb(uint32_t status, void *userdata) {
 	__atomic_store_n((int32_t *)userdata, (int32_t)status + 1, __ATOMIC_SEQ_CST);
 }
 
-static void sgb_write(uintptr_t device, uintptr_t queue, uintptr_t buf, uint64_t off, void const *data, size_t size, sgbScope *scope) {
+static void sgb_write(uintptr_t device, uintptr_t queue, uintptr_t buf, uint64_t off, void const *data, size_t size, sgScope *scope) {
 	wgpuDevicePushErrorScope((void *)device, 0);
 	wgpuQueueWriteBuffer((void *)queue, (void *)buf, off, data, size);
-	wgpuDevicePopErrorScope((void *)device, sgb_scope_cb, scope);
+	wgpuDevicePopErrorScope((void *)device, sg_scope_cb, scope);
 }
 
 // sgb_copy records a copy from src (or, when src is 0, a clear of dst)
 // into a fresh encoder and submits it, unless recording failed.
-static void sgb_copy(uintptr_t device, uintptr_t queue, uintptr_t src, uint64_t srcOff, uintptr_t dst, uint64_t dstOff, uint64_t size, sgbScope *scope) {
+static void sgb_copy(uintptr_t device, uintptr_t queue, uintptr_t src, uint64_t srcOff, uintptr_t dst, uint64_t dstOff, uint64_t size, sgScope *scope) {
 	void *dev = (void *)device;
 	wgpuDevicePushErrorScope(dev, 0);
 	void *enc = wgpuDeviceCreateCommandEncoder(dev, NULL);
@@ -77,13 +67,13 @@ static void sgb_copy(uintptr_t device, uintptr_t queue, uintptr_t src, uint64_t 
 		wgpuCommandEncoderCopyBufferToBuffer(enc, (void *)src, srcOff, (void *)dst, dstOff, size);
 	}
 	void *cmd = wgpuCommandEncoderFinish(enc, NULL);
-	wgpuDevicePopErrorScope(dev, sgb_scope_cb, scope);
+	wgpuDevicePopErrorScope(dev, sg_scope_cb, scope);
 	wgpuCommandEncoderRelease(enc);
 	if (cmd == NULL) return;
 	if (scope->type == 0) {
 		wgpuDevicePushErrorScope(dev, 0);
 		wgpuQueueSubmit((void *)queue, 1, &cmd);
-		wgpuDevicePopErrorScope(dev, sgb_scope_cb, scope);
+		wgpuDevicePopErrorScope(dev, sg_scope_cb, scope);
 	}
 	wgpuCommandBufferRelease(cmd);
 }
@@ -91,13 +81,13 @@ static void sgb_copy(uintptr_t device, uintptr_t queue, uintptr_t src, uint64_t 
 // sgb_read_start copies size bytes of src at srcOff to the start of
 // staging, submits the copy and starts mapping staging; the map callback
 // sets *status. It returns 1 when mapping started (the callback will run).
-static int sgb_read_start(uintptr_t device, uintptr_t queue, uintptr_t src, uint64_t srcOff, uintptr_t staging, uint64_t size, int32_t *status, sgbScope *scope) {
+static int sgb_read_start(uintptr_t device, uintptr_t queue, uintptr_t src, uint64_t srcOff, uintptr_t staging, uint64_t size, int32_t *status, sgScope *scope) {
 	sgb_copy(device, queue, src, srcOff, staging, 0, size, scope);
 	if (scope->type != 0) return 0;
 	__atomic_store_n(status, 0, __ATOMIC_SEQ_CST);
 	wgpuDevicePushErrorScope((void *)device, 0);
 	wgpuBufferMapAsync((void *)staging, 1, 0, size, sgb_status_cb, status);
-	wgpuDevicePopErrorScope((void *)device, sgb_scope_cb, scope);
+	wgpuDevicePopErrorScope((void *)device, sg_scope_cb, scope);
 	return 1;
 }
 
@@ -124,23 +114,13 @@ import (
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 )
 
-// transferScopeError converts a popped scope's error, freeing its message; nil if
-// the scope caught nothing.
-func transferScopeError(op string, s *C.sgbScope) error {
-	if s._type == 0 {
-		return nil
+// transferScopeError is scopeError's record as an *Error of op, or nil
+// when the scopes caught nothing.
+func transferScopeError(op string, s *C.sgScope) error {
+	if typ, msg, failed := scopeError(s); failed {
+		return &Error{Op: op, Type: typ, Message: msg}
 	}
-	msg := C.GoString(s.msg)
-	C.free(unsafe.Pointer(s.msg))
-	s.msg = nil
-	typ := ErrorTypeValidation
-	switch s._type {
-	case 2:
-		typ = ErrorTypeOutOfMemory
-	case 3:
-		typ = ErrorTypeInternal
-	}
-	return &Error{Op: op, Type: typ, Message: msg}
+	return nil
 }
 
 // queueWrite uploads data to buf at off. Called inside d.enter.
@@ -148,7 +128,7 @@ func (d *Device) queueWrite(op string, buf *gowgpu.Buffer, off uint64, data []by
 	if len(data) == 0 {
 		return nil
 	}
-	var s C.sgbScope
+	var s C.sgScope
 	d.scopeMu.Lock()
 	C.sgb_write(deviceRef(d.dev), queueRef(d.queue), bufferRef(buf), C.uint64_t(off), unsafe.Pointer(unsafe.SliceData(data)), C.size_t(len(data)), &s)
 	d.scopeMu.Unlock()
@@ -159,7 +139,7 @@ func (d *Device) queueWrite(op string, buf *gowgpu.Buffer, off uint64, data []by
 // dstOff, or a clear of that range of dst when src is nil. Called inside
 // d.enter.
 func (d *Device) submitCopy(op string, src *gowgpu.Buffer, srcOff uint64, dst *gowgpu.Buffer, dstOff, size uint64) error {
-	var s C.sgbScope
+	var s C.sgScope
 	var srcRef C.uintptr_t
 	if src != nil {
 		srcRef = bufferRef(src)
@@ -192,7 +172,7 @@ func (w mapWord) status() statusWord { return statusWord(w) }
 // mapping it; started reports whether the map callback will run. Called
 // inside d.enter.
 func (d *Device) readStart(op string, src *gowgpu.Buffer, srcOff uint64, staging *gowgpu.Buffer, size uint64, w mapWord) (started bool, err error) {
-	var s C.sgbScope
+	var s C.sgScope
 	d.scopeMu.Lock()
 	ok := C.sgb_read_start(deviceRef(d.dev), queueRef(d.queue), bufferRef(src), C.uint64_t(srcOff), bufferRef(staging), C.uint64_t(size), w.p, &s)
 	d.scopeMu.Unlock()

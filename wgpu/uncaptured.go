@@ -19,12 +19,5 @@ func sgUncapturedError(h C.uintptr_t, typ C.uint32_t, msg *C.char) {
 	if !ok {
 		return
 	}
-	t := ErrorTypeValidation
-	switch typ {
-	case 2:
-		t = ErrorTypeOutOfMemory
-	case 3:
-		t = ErrorTypeInternal
-	}
-	d.reportUncaptured(t, C.GoString(msg))
+	d.reportUncaptured(errorTypeOf(uint32(typ)), C.GoString(msg))
 }
