@@ -64,3 +64,30 @@ func TestKernelMemo(t *testing.T) {
 	assert.Nil(t, k.Memo(1), "one entry: the last one stored")
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = k.Memo(2) }))
 }
+
+// TestKernelConstants: constants are part of the content key, copied in and
+// out, and replace (not merge with) the kernel's.
+func TestKernelConstants(t *testing.T) {
+	src := "override n: u32 = 1; @compute @workgroup_size(1) fn main() {}"
+	k := gpu.NewKernel("k", src, "main")
+	in := map[string]float64{"n": 4, "0": 2}
+	k4 := k.WithConstants(in)
+	in["n"] = 5 // the kernel keeps its copy
+	if v, ok := k4.Constant("n"); !ok || v != 4 {
+		t.Errorf("Constant(n) = %v, %v, want 4, true", v, ok)
+	}
+	out := k4.Constants()
+	out["n"] = 6
+	if v, _ := k4.Constant("n"); v != 4 {
+		t.Errorf("Constants() handed out the kernel's map: Constant(n) = %v after a write", v)
+	}
+	assert.Equal(t, 2, k4.NumConstants())
+	assert.NotEqual(t, k.Key(), k4.Key(), "constants are content")
+	assert.Equal(t, k4.Key(), k.WithConstants(map[string]float64{"0": 2, "n": 4}).Key(), "map order does not matter")
+	assert.NotEqual(t, k4.Key(), k.WithConstants(map[string]float64{"n": 4}).Key())
+	assert.NotEqual(t, k.WithConstants(map[string]float64{"n": 1}).Key(), k.WithConstants(map[string]float64{"m": 1}).Key())
+	assert.Equal(t, k.Key(), k.WithConstants(nil).Key(), "no constants keys as NewKernel")
+	assert.Equal(t, k.Key(), k4.WithConstants(map[string]float64{}).Key(), "WithConstants replaces")
+	assert.Nil(t, k.Constants())
+	assert.Equal(t, "k", k4.Name())
+}
