@@ -238,7 +238,7 @@ func (p *parser) constRef(t token, what string, depth int) (value, error) {
 		return d.val, nil
 	}
 	if depth >= p.lim.MaxDeclarationDepth {
-		return value{}, p.errf(t.pos, "%s: consts nest deeper than the limit of %d", what, p.lim.MaxDeclarationDepth)
+		return value{}, p.limitf(t.pos, "%s: consts nest deeper than the limit of %d", what, p.lim.MaxDeclarationDepth)
 	}
 	d.evalState = 1
 	v, err := p.evalSpan(d.init, "const "+d.name, depth+1)

@@ -5,29 +5,29 @@ import "strings"
 // checkDependencies builds the graph of module-scope declarations that use
 // one another, rejects cycles, and bounds its longest chain by
 // MaxDeclarationDepth: naga resolves declarations in dependency order by a
-// recursive walk. Uses inside function bodies count, except of names the
-// function declares itself.
-func (p *parser) checkDependencies() error {
+// recursive walk. A function's uses are those res found: in its body, names
+// it declares itself do not count.
+func (p *parser) checkDependencies(res *resolution) error {
 	index := make(map[*decl]int, len(p.order))
 	for i, d := range p.order {
 		index[d] = i
 	}
 	edges := make([][]int, len(p.order))
 	for i, d := range p.order {
-		var spans []span
-		switch d.kind {
-		case declFn:
-			spans = []span{d.whole}
-		default:
-			spans = append(spans, d.typ, d.init)
-			for _, a := range d.attrs {
-				spans = append(spans, a.args...)
+		if d.kind == declFn {
+			for _, u := range res.uses[d] {
+				edges[i] = append(edges[i], index[u])
 			}
-			for _, m := range d.members {
-				spans = append(spans, m.typ)
-				for _, a := range m.attrs {
-					spans = append(spans, a.args...)
-				}
+			continue
+		}
+		spans := []span{d.typ, d.init}
+		for _, a := range d.attrs {
+			spans = append(spans, a.args...)
+		}
+		for _, m := range d.members {
+			spans = append(spans, m.typ)
+			for _, a := range m.attrs {
+				spans = append(spans, a.args...)
 			}
 		}
 		seen := map[int]bool{}
@@ -50,9 +50,6 @@ func (p *parser) checkDependencies() error {
 						}
 						continue
 					}
-				}
-				if d.locals[t.text] {
-					continue
 				}
 				if u, ok := p.decls[t.text]; ok && !seen[index[u]] {
 					seen[index[u]] = true
@@ -92,7 +89,7 @@ func (p *parser) checkDependencies() error {
 			state[f.n] = 2
 			if d > p.lim.MaxDeclarationDepth {
 				n := p.order[f.n]
-				return p.errf(n.pos, "%s %s starts a chain of %d declarations that use one another, more than the limit of %d", declKindNames[n.kind], n.name, d, p.lim.MaxDeclarationDepth)
+				return p.limitf(n.pos, "%s %s starts a chain of %d declarations that use one another, more than the limit of %d", declKindNames[n.kind], n.name, d, p.lim.MaxDeclarationDepth)
 			}
 			stack = stack[:len(stack)-1]
 		}

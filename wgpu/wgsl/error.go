@@ -5,12 +5,33 @@ import (
 	"unicode/utf8"
 )
 
+// ErrorKind classifies an [Error].
+type ErrorKind uint8
+
+const (
+	// KindInvalid: the source breaks a rule of WGSL, or declares what this
+	// package does not support (a texture or sampler binding).
+	KindInvalid ErrorKind = iota
+	// KindLimit: the source exceeds one of the [Limits], which keep it
+	// well below what crashes the driver's compiler or exhausts memory.
+	KindLimit
+)
+
+// String returns "invalid" or "limit".
+func (k ErrorKind) String() string {
+	if k == KindLimit {
+		return "limit"
+	}
+	return "invalid"
+}
+
 // Error is the one error type of this package: a problem at a position of the
 // source. Line and Column are 1-based; Column counts characters (runes), not
 // bytes. An Error is immutable once returned and safe to share.
 type Error struct {
 	Line, Column int
 	Msg          string
+	Kind         ErrorKind
 }
 
 // Error formats the error as "wgsl:LINE:COL: msg".

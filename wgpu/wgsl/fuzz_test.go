@@ -15,11 +15,14 @@ var fuzzSeeds = []string{
 	"enable f16; override O: u32 = 8; @compute @workgroup_size(O, 2, 1) fn f() { let v = vec2<f16>(1.0h, 0x1p-3h); }",
 	"fn f(a: u32) -> u32 { if a < 2u { return a; } else if a > 3u { return a >> 1u; } else { return ~a; } }",
 	"var<private> p: array<bool, 4>; var<workgroup> w: atomic<u32>; const_assert 1 < 2;",
+	"@group(0) @binding(0) var<storage> a: u32; @group(0) @binding(0) var<uniform> b: vec4u; fn h() -> u32 { let a = 1u; return a; } @compute @workgroup_size(1) fn x() { for (var b = 0u; b < a; b++) { _ = h(); } } @fragment fn y() -> @location(0) vec4u { return b; }",
+	"@id(7) /* c */ override k: u32 = 3u; override f = 1.5; @id(0x10) override b: bool; alias U = u32; override u: U;",
 }
 
 // FuzzParse checks that Parse never panics, that every error is a
 // *wgsl.Error with a position, and that an accepted module's bindings are
-// sorted, unique and of positive size.
+// sorted and of positive size, each entry point's bindings sorted, unique
+// and declared, and each override's spans inside the source.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -48,14 +51,45 @@ func FuzzParse(f *testing.F) {
 			}
 			if i > 0 {
 				a := m.Bindings[i-1]
-				if a.Group > b.Group || a.Group == b.Group && a.Index >= b.Index {
-					t.Fatalf("bindings %+v and %+v: not sorted and unique", a, b)
+				if a.Group > b.Group || a.Group == b.Group && a.Index > b.Index {
+					t.Fatalf("bindings %+v and %+v: not sorted", a, b)
 				}
 			}
+		}
+		declared := map[wgsl.Binding]bool{}
+		for _, b := range m.Bindings {
+			declared[b] = true
 		}
 		for _, ep := range m.EntryPoints {
 			if ep.Stage != "compute" && ep.Stage != "vertex" && ep.Stage != "fragment" {
 				t.Fatalf("entry point %+v: bad stage", ep)
+			}
+			for i, b := range ep.Bindings {
+				if !declared[b] {
+					t.Fatalf("entry point %s: binding %+v is not in Module.Bindings", ep.Name, b)
+				}
+				if i > 0 {
+					a := ep.Bindings[i-1]
+					if a.Group > b.Group || a.Group == b.Group && a.Index >= b.Index {
+						t.Fatalf("entry point %s: bindings %+v and %+v: not sorted and unique", ep.Name, a, b)
+					}
+				}
+			}
+		}
+		for _, o := range m.Overrides {
+			for _, s := range []wgsl.Span{o.Decl, o.Keyword, o.IDAttr, o.TypeSpan, o.Init} {
+				if s.Start < 0 || s.End < s.Start || s.End > len(src) {
+					t.Fatalf("override %+v: span %+v outside the source", o, s)
+				}
+			}
+			if got := src[o.Keyword.Start:o.Keyword.End]; got != "override" {
+				t.Fatalf("override %s: Keyword spans %q", o.Name, got)
+			}
+			if o.Decl.Start > o.Keyword.Start || o.Decl.End > len(src) || src[o.Decl.End-1] != ';' {
+				t.Fatalf("override %s: Decl spans %q", o.Name, src[o.Decl.Start:o.Decl.End])
+			}
+			if o.HasID != (o.IDAttr != wgsl.Span{}) || o.HasDefault != (o.Init != wgsl.Span{}) {
+				t.Fatalf("override %+v: HasID or HasDefault disagrees with its spans", o)
 			}
 		}
 	})

@@ -120,7 +120,7 @@ func matName(s string) (c, r int, scalar string, ok bool) {
 func (p *parser) resolveType(s span, depth int) (*rtype, error) {
 	t := p.toks[s.a]
 	if depth > p.lim.MaxDeclarationDepth+p.lim.MaxNestingDepth {
-		return nil, p.errf(t.pos, "type %s nests deeper than the limits allow", t.text)
+		return nil, p.limitf(t.pos, "type %s nests deeper than the limits allow", t.text)
 	}
 	var args []span
 	if s.a+1 < s.b {

@@ -109,3 +109,32 @@ func BenchmarkParse(b *testing.B) {
 		}
 	})
 }
+
+// TestLimitErrorsAreKindLimit: every limit of Limits is reported as
+// KindLimit, and a plain mistake as KindInvalid, so that callers need not
+// search the message.
+func TestLimitErrorsAreKindLimit(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      wgsl.ErrorKind
+	}{
+		{"nesting", "const x = " + strings.Repeat("(", 200) + "1" + strings.Repeat(")", 200) + ";", wgsl.KindLimit},
+		{"expression", "const x = 1" + strings.Repeat("+1", 3000) + ";", wgsl.KindLimit},
+		{"workgroup-memory", "var<workgroup> w: array<f32, 100000>;", wgsl.KindLimit},
+		{"size", strings.Repeat(" ", 2<<20) + "const x = 1;", wgsl.KindLimit},
+		{"invalid", "const x = ;", wgsl.KindInvalid},
+		{"texture", "@group(0) @binding(0) var t: texture_2d<f32>;", wgsl.KindInvalid},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := wgsl.Parse(tc.src, wgsl.Limits{})
+			e, ok := err.(*wgsl.Error)
+			if !ok {
+				t.Fatalf("Parse = %v, want an *wgsl.Error", err)
+			}
+			if e.Kind != tc.want {
+				t.Errorf("Parse(%s).Kind = %v (%v), want %v", tc.name, e.Kind, e, tc.want)
+			}
+		})
+	}
+}

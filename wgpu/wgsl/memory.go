@@ -9,7 +9,7 @@ package wgsl
 // workgroup array got the process killed, so these are refused before the
 // compiler sees them. A type this front-end cannot size (a workgroup array
 // sized by an override, say) is left to the compiler.
-func (p *parser) checkMemory() error {
+func (p *parser) checkMemory(res *resolution) error {
 	var workgroup, private uint64
 	for _, d := range p.order {
 		switch d.kind {
@@ -25,15 +25,15 @@ func (p *parser) checkMemory() error {
 				if t, err := p.resolveType(d.typ, 0); err == nil {
 					*total += t.size
 					if *total > uint64(limit) {
-						return p.errf(d.pos, "var<%s> %s: %d bytes of %s memory in all, more than the limit of %d", d.space, d.name, *total, d.space, limit)
+						return p.limitf(d.pos, "var<%s> %s: %d bytes of %s memory in all, more than the limit of %d", d.space, d.name, *total, d.space, limit)
 					}
 				}
 			}
-			if err := p.checkValues(d, d.init, limit, d.space); err != nil {
+			if err := p.checkValues(d, d.init, limit, d.space, res); err != nil {
 				return err
 			}
 		case declFn, declConst, declOverride:
-			if err := p.checkValues(d, d.whole, p.lim.MaxPrivateBytes, "function"); err != nil {
+			if err := p.checkValues(d, d.whole, p.lim.MaxPrivateBytes, "function", res); err != nil {
 				return err
 			}
 		}
@@ -43,8 +43,9 @@ func (p *parser) checkMemory() error {
 
 // checkValues refuses, in the tokens of s (part of declaration d), an array
 // type or a struct or alias name whose values are larger than limit bytes;
-// one inside a ptr<...> template (a pointer to a buffer) does not count.
-func (p *parser) checkValues(d *decl, s span, limit int, space string) error {
+// one inside a ptr<...> template (a pointer to a buffer) does not count. In
+// a fn, a name counts where res resolved it to a module-scope declaration.
+func (p *parser) checkValues(d *decl, s span, limit int, space string, res *resolution) error {
 	for j := s.a; j < s.b && j < len(p.toks); j++ {
 		t := p.toks[j]
 		if t.kind != tkIdent {
@@ -59,16 +60,19 @@ func (p *parser) checkValues(d *decl, s span, limit int, space string) error {
 		case t.text == "array" && hasTmpl:
 			end := p.matchingTmpl(next)
 			if rt, err := p.resolveType(span{j, end + 1}, 0); err == nil && rt.size > uint64(limit) {
-				return p.errf(t.pos, "%s: %s takes %d bytes of %s memory, more than the limit of %d", d.name, rt.name, rt.size, space, limit)
+				return p.limitf(t.pos, "%s: %s takes %d bytes of %s memory, more than the limit of %d", d.name, rt.name, rt.size, space, limit)
 			}
 			j = end
 		default:
 			td, ok := p.decls[t.text]
-			if !ok || td.kind != declStruct && td.kind != declAlias || d.kind == declFn && d.locals[t.text] {
+			if d.kind == declFn {
+				td, ok = res.ref[j], res.ref[j] != nil
+			}
+			if !ok || td.kind != declStruct && td.kind != declAlias {
 				continue
 			}
 			if rt, err := p.resolveType(span{j, j + 1}, 0); err == nil && rt.size > uint64(limit) {
-				return p.errf(t.pos, "%s: a value of %s takes %d bytes of %s memory, more than the limit of %d", d.name, rt.name, rt.size, space, limit)
+				return p.limitf(t.pos, "%s: a value of %s takes %d bytes of %s memory, more than the limit of %d", d.name, rt.name, rt.size, space, limit)
 			}
 		}
 	}

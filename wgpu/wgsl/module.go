@@ -60,16 +60,28 @@ type EntryPoint struct {
 	// omitted dimensions 1. A dimension that is not a const-expression
 	// (it uses an override) is 0; for other stages all three are 0.
 	WorkgroupSize [3]uint32
+	// Bindings are the buffer bindings the entry point statically uses
+	// (WGSL's resource interface of the entry point): the variables named
+	// in its function or, transitively, in any function it calls, sorted
+	// by (Group, Index); no two share both, and there are at most
+	// MaxBindings. A name that a local (parameter, let, var or const)
+	// shadows is not a use. Nil when none.
+	Bindings []Binding
 }
 
 // Module is what [Parse] reads from a WGSL module. A Module is a plain value
 // that Parse does not keep: the caller owns it.
 type Module struct {
-	// Bindings are the buffer bindings, sorted by (Group, Index); no two
-	// share both.
+	// Bindings are every buffer binding the module declares, used or not,
+	// sorted by (Group, Index), and in source order within one (Group,
+	// Index): two variables may share a slot when no entry point uses
+	// both, so the same Group and Index may appear more than once. Use
+	// [EntryPoint.Bindings] for what one pipeline binds.
 	Bindings []Binding
 	// EntryPoints are the entry points in source order.
 	EntryPoints []EntryPoint
+	// Overrides are the override declarations in source order.
+	Overrides []Override
 }
 
 // Parse reads the module-scope declarations of the WGSL source.
@@ -78,22 +90,27 @@ type Module struct {
 // their defaults, see [Limits]): a source longer than MaxSourceBytes, an
 // empty source (nothing but blankspace and comments), nesting deeper than
 // MaxNestingDepth and expressions longer than MaxExpressionTokens are
-// errors, wherever they occur. Then it parses every declaration, checks
+// errors, wherever they occur. Then it parses every declaration, resolves
+// the names that function bodies use (with their lexical scopes), checks
 // that declarations do not depend on one another in a cycle or in a chain
 // longer than MaxDeclarationDepth, resolves and lays out the type of every
 // buffer binding, and checks the bindings: each @group and @binding a
-// const-expression, no two alike, no more than MaxBindings, host-shareable
-// types, runtime-sized arrays only last, and the uniform address space's
-// layout constraints. A module-scope texture or sampler with @binding is an
-// error: only buffer bindings are supported.
+// const-expression, host-shareable types, runtime-sized arrays only last,
+// and the uniform address space's layout constraints. A module-scope
+// texture or sampler with @binding is an error: only buffer bindings are
+// supported. Per entry point, it checks that no two of the bindings the
+// entry point uses share a @group and @binding, and that it uses no more
+// than MaxBindings; bindings that no one entry point uses together may
+// share a slot. Overrides must have scalar types and distinct @id values
+// below 65536.
 //
-// Function bodies are skipped, not validated. Every error is an [*Error];
-// Parse never panics and takes time linear in len(source). It is safe to
-// call concurrently.
+// Function bodies are read for the names they use, not validated. Every
+// error is an [*Error]; Parse never panics and takes time linear in
+// len(source). It is safe to call concurrently.
 func Parse(source string, lim Limits) (*Module, error) {
 	lim = lim.withDefaults()
 	if len(source) > lim.MaxSourceBytes {
-		return nil, &Error{Line: 1, Column: 1, Msg: fmt.Sprintf("source is %d bytes, more than the limit of %d", len(source), lim.MaxSourceBytes)}
+		return nil, &Error{Line: 1, Column: 1, Msg: fmt.Sprintf("source is %d bytes, more than the limit of %d", len(source), lim.MaxSourceBytes), Kind: KindLimit}
 	}
 	// WGSL source is UTF-8 text (the compiler panics, aborting the
 	// process, on anything else), and a NUL would cut the C string the
@@ -120,13 +137,17 @@ func Parse(source string, lim Limits) (*Module, error) {
 	if err := p.parseModule(); err != nil {
 		return nil, err
 	}
-	if err := p.checkDependencies(); err != nil {
+	res := p.resolve()
+	if err := p.checkDependencies(res); err != nil {
 		return nil, err
 	}
-	if err := p.checkMemory(); err != nil {
+	if err := p.checkMemory(res); err != nil {
 		return nil, err
 	}
 	m := &Module{}
+	bindings := map[*decl]Binding{}
+	var eps []*decl
+	ids := map[uint32]string{}
 	for _, d := range p.order {
 		switch d.kind {
 		case declVar:
@@ -136,6 +157,7 @@ func Parse(source string, lim Limits) (*Module, error) {
 			}
 			if ok {
 				m.Bindings = append(m.Bindings, b)
+				bindings[d] = b
 			}
 		case declFn:
 			ep, ok, err := p.entryPoint(d)
@@ -144,23 +166,22 @@ func Parse(source string, lim Limits) (*Module, error) {
 			}
 			if ok {
 				m.EntryPoints = append(m.EntryPoints, ep)
+				eps = append(eps, d)
 			}
+		case declOverride:
+			o, err := p.override(d, ids)
+			if err != nil {
+				return nil, err
+			}
+			m.Overrides = append(m.Overrides, o)
 		}
 	}
 	sort.SliceStable(m.Bindings, func(i, j int) bool {
 		a, b := m.Bindings[i], m.Bindings[j]
 		return a.Group < b.Group || a.Group == b.Group && a.Index < b.Index
 	})
-	for i := 1; i < len(m.Bindings); i++ {
-		a, b := m.Bindings[i-1], m.Bindings[i]
-		if a.Group == b.Group && a.Index == b.Index {
-			d := p.decls[b.Name]
-			return nil, p.errf(d.pos, "binding %d (%s): @group(%d) @binding(%d) is already used by %s", b.Index, b.Name, b.Group, b.Index, a.Name)
-		}
-	}
-	if lim.MaxBindings > 0 && len(m.Bindings) > lim.MaxBindings {
-		b := m.Bindings[lim.MaxBindings]
-		return nil, p.errf(p.decls[b.Name].pos, "%d buffer bindings, more than the limit of %d (maxBindingsPerBindGroup)", len(m.Bindings), lim.MaxBindings)
+	if err := p.interfaces(m, eps, bindings, res); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

@@ -23,6 +23,7 @@ type span struct{ a, b int }
 type attr struct {
 	name string
 	pos  int    // byte offset of the '@'
+	end  int    // byte offset just past the attribute (its name or its ')')
 	args []span // the arguments, split at top-level commas
 }
 
@@ -40,6 +41,7 @@ type decl struct {
 	kind  declKind
 	name  string
 	pos   int // byte offset of the name
+	kw    int // token index of the keyword (const, override, var, fn...)
 	attrs []attr
 	whole span // every token of the declaration
 
@@ -50,7 +52,8 @@ type decl struct {
 
 	members []member // struct
 
-	locals map[string]bool // fn: names declared inside (parameters, let, var, const)
+	params span // fn: the tokens between the parentheses of the parameter list
+	body   span // fn: the tokens between the braces of the body
 
 	evalState uint8 // const: 0 unvisited, 1 in progress, 2 done
 	val       value // const: the value once evalState is 2
@@ -85,6 +88,13 @@ func (p *parser) peek(k int) token {
 
 func (p *parser) errf(off int, format string, args ...any) *Error {
 	return errorAt(p.src, off, format, args...)
+}
+
+// limitf is errf for a source past one of the [Limits] (KindLimit).
+func (p *parser) limitf(off int, format string, args ...any) *Error {
+	e := errorAt(p.src, off, format, args...)
+	e.Kind = KindLimit
+	return e
 }
 
 func (p *parser) isPunct(s string) bool {
@@ -222,10 +232,11 @@ func (p *parser) parseAttrs() ([]attr, error) {
 			return nil, p.errf(name.pos, "expected an attribute name after '@', found %s", describe(name))
 		}
 		p.i++
-		a := attr{name: name.text, pos: at.pos}
+		a := attr{name: name.text, pos: at.pos, end: name.pos + len(name.text)}
 		if p.isPunct("(") {
 			end := p.matching(p.i)
 			a.args = p.splitArgs(p.i+1, end)
+			a.end = p.toks[end].pos + 1
 			p.i = end + 1
 		}
 		attrs = append(attrs, a)
@@ -328,7 +339,7 @@ func (p *parser) parseGlobal() error {
 	if kw.kind != tkIdent {
 		return p.errf(kw.pos, "expected a declaration, found %s", describe(kw))
 	}
-	d := &decl{attrs: attrs}
+	d := &decl{attrs: attrs, kw: p.i}
 	p.i++
 	switch kw.text {
 	case "const", "override":
@@ -507,19 +518,14 @@ func (p *parser) parseMembers(d *decl) error {
 	return nil
 }
 
-// parseFn parses a function's header and skips its body, collecting the
-// names declared inside it.
+// parseFn parses a function's header and skips its body, recording the
+// spans of its parameter list and body; [parser.resolve] reads them.
 func (p *parser) parseFn(d *decl) error {
 	if !p.isPunct("(") {
 		return p.errf(p.tok().pos, "expected '(' after fn %s, found %s", d.name, describe(p.tok()))
 	}
-	d.locals = map[string]bool{}
 	end := p.matching(p.i)
-	for j := p.i + 1; j+1 < end; j++ {
-		if p.toks[j].kind == tkIdent && p.toks[j+1].kind == tkPunct && p.toks[j+1].text == ":" {
-			d.locals[p.toks[j].text] = true
-		}
-	}
+	d.params = span{p.i + 1, end}
 	p.i = end + 1
 	if p.isPunct("->") {
 		p.i++
@@ -534,19 +540,7 @@ func (p *parser) parseFn(d *decl) error {
 		return p.errf(p.tok().pos, "expected '{' for the body of fn %s, found %s", d.name, describe(p.tok()))
 	}
 	end = p.matching(p.i)
-	for j := p.i + 1; j < end; j++ {
-		t := p.toks[j]
-		if t.kind != tkIdent || (t.text != "let" && t.text != "var" && t.text != "const") {
-			continue
-		}
-		k := j + 1
-		if k < end && p.toks[k].tmpl && p.toks[k].text == "<" {
-			k = p.matchingTmpl(k) + 1
-		}
-		if k < end && p.toks[k].kind == tkIdent {
-			d.locals[p.toks[k].text] = true
-		}
-	}
+	d.body = span{p.i + 1, end}
 	p.i = end + 1
 	return nil
 }

@@ -2,6 +2,7 @@ package wgsl_test
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -107,17 +108,17 @@ fn helper(x: u32) -> u32 { return x; }
 		t.Fatalf("Parse = %v", err)
 	}
 	want := []wgsl.EntryPoint{
-		{"a", "compute", [3]uint32{64, 1, 1}},
-		{"b", "compute", [3]uint32{8, 4, 1}},
-		{"c", "compute", [3]uint32{0, 2, 1}},
-		{"vs", "vertex", [3]uint32{}},
-		{"fs", "fragment", [3]uint32{}},
+		{Name: "a", Stage: "compute", WorkgroupSize: [3]uint32{64, 1, 1}},
+		{Name: "b", Stage: "compute", WorkgroupSize: [3]uint32{8, 4, 1}},
+		{Name: "c", Stage: "compute", WorkgroupSize: [3]uint32{0, 2, 1}},
+		{Name: "vs", Stage: "vertex"},
+		{Name: "fs", Stage: "fragment"},
 	}
 	if len(m.EntryPoints) != len(want) {
 		t.Fatalf("EntryPoints = %+v, want %+v", m.EntryPoints, want)
 	}
 	for i := range want {
-		if m.EntryPoints[i] != want[i] {
+		if !reflect.DeepEqual(m.EntryPoints[i], want[i]) {
 			t.Errorf("EntryPoints[%d] = %+v, want %+v", i, m.EntryPoints[i], want[i])
 		}
 	}
@@ -169,8 +170,8 @@ func TestParseErrors(t *testing.T) {
 		{"overflow-mul", "const N = 9223372036854775807 * 2;\n@group(0) @binding(N) var<storage> x: u32;", wgsl.Limits{}, "overflows", 1},
 		{"too-large-type", "@group(0) @binding(0) var<storage> x: array<array<u32, 65536>, 65536>;", wgsl.Limits{}, "larger than", 1},
 		{"float-binding", "@group(0) @binding(1.0) var<storage> x: u32;", wgsl.Limits{}, "is not an integer", 1},
-		{"duplicate", "@group(0) @binding(0) var<storage> x: u32;\n@group(0) @binding(0) var<storage> y: u32;", wgsl.Limits{}, "binding 0 (y): @group(0) @binding(0) is already used by x", 2},
-		{"too-many", "@group(0) @binding(0) var<storage> x: u32;\n@group(0) @binding(1) var<storage> y: u32;\n@group(0) @binding(2) var<storage> z: u32;", wgsl.Limits{MaxBindings: 2}, "3 buffer bindings, more than the limit of 2", 3},
+		{"duplicate", "@group(0) @binding(0) var<storage> x: u32;\n@group(0) @binding(0) var<storage> y: u32;\n@compute @workgroup_size(1) fn main() { _ = x + y; }", wgsl.Limits{}, "binding 0 (y): entry point main uses both x and y, which share @group(0) @binding(0)", 2},
+		{"too-many", "@group(0) @binding(0) var<storage> x: u32;\n@group(0) @binding(1) var<storage> y: u32;\n@group(0) @binding(2) var<storage> z: u32;\n@compute @workgroup_size(1) fn main() { _ = x + y + z; }", wgsl.Limits{MaxBindings: 2}, "entry point main uses 3 buffer bindings, more than the limit of 2", 3},
 		{"texture", "@group(0) @binding(0) var t: texture_2d<f32>;", wgsl.Limits{}, "only buffer bindings", 1},
 		{"sampler", "@group(0) @binding(1) var s: sampler;", wgsl.Limits{}, "only buffer bindings", 1},
 		{"bool", "@group(0) @binding(0) var<storage> b: array<bool, 4>;", wgsl.Limits{}, "binding 0 (b): bool is not host-shareable", 1},

@@ -102,6 +102,13 @@ func (lx *lexer) errf(off int, format string, args ...any) error {
 	return errorAt(lx.src, off, format, args...)
 }
 
+// limitf is errf for a source past one of the [Limits] (KindLimit).
+func (lx *lexer) limitf(off int, format string, args ...any) error {
+	e := errorAt(lx.src, off, format, args...)
+	e.Kind = KindLimit
+	return e
+}
+
 // skipTrivia skips blankspace and comments from i and returns the offset of
 // the next token.
 func (lx *lexer) skipTrivia(i int) (int, error) {
@@ -162,7 +169,7 @@ func (lx *lexer) nesting() int { return len(lx.stack) + lx.unary + lx.elifSum }
 
 func (lx *lexer) checkNesting(off int) error {
 	if n := lx.nesting(); n > lx.lim.MaxNestingDepth {
-		return lx.errf(off, "nesting depth %d exceeds the limit of %d", n, lx.lim.MaxNestingDepth)
+		return lx.limitf(off, "nesting depth %d exceeds the limit of %d", n, lx.lim.MaxNestingDepth)
 	}
 	return nil
 }
@@ -274,7 +281,7 @@ func (lx *lexer) run() error {
 
 func (lx *lexer) checkExpr(off int) error {
 	if lx.exprToks > lx.lim.MaxExpressionTokens {
-		return lx.errf(off, "expression longer than the limit of %d tokens", lx.lim.MaxExpressionTokens)
+		return lx.limitf(off, "expression longer than the limit of %d tokens", lx.lim.MaxExpressionTokens)
 	}
 	return nil
 }
@@ -374,7 +381,7 @@ func (lx *lexer) account(tok *token, off int, expectOperand *bool) error {
 				lx.pending[n-2].innerMax = d
 			}
 			if p.nest+d > lx.lim.MaxNestingDepth {
-				return lx.errf(lx.toks[p.tok].pos, "nesting depth %d exceeds the limit of %d", p.nest+d, lx.lim.MaxNestingDepth)
+				return lx.limitf(lx.toks[p.tok].pos, "nesting depth %d exceeds the limit of %d", p.nest+d, lx.lim.MaxNestingDepth)
 			}
 			*expectOperand = false
 		}
