@@ -8,6 +8,7 @@ require (
 	github.com/rajveermalviya/go-webgpu/wgpu v0.17.1
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/stretchr/testify v1.12.1
+	github.com/tetratelabs/wazero v1.12.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/term v0.48.0
 	gonum.org/v1/plot v0.17.0

@@ -1,0 +1,88 @@
+package naga
+
+import (
+	"context"
+	"crypto/sha256"
+	"unicode/utf8"
+)
+
+// results caches what Lower returned, by the SHA-256 of the source.
+var results = newResultCache()
+
+// Lower parses source as WGSL and validates it by naga 30's rules, then
+// writes the module back out as WGSL: abstract literals made concrete,
+// constants and const-expressions evaluated, for loops and switch cases in
+// the forms naga 0.13 reads.
+//
+// Lower is safe for concurrent use by multiple goroutines; calls run in
+// parallel on up to GOMAXPROCS sandbox instances and wait for one beyond
+// that. The first call in a process starts the sandbox, which takes about
+// a second without a warm compilation cache; calls made meanwhile wait for
+// it.
+//
+// A source naga rejects returns an [*Error] of stage StageParse,
+// StageValidate or StageWrite, with naga's position and message. Any
+// failure of the sandbox (a trap in the wasm, the 1 GiB memory limit, a
+// failed start) returns an *Error of stage StageSandbox; the process is
+// not harmed, and the instance that failed is dropped.
+//
+// Results and naga's rejections are cached by the source's SHA-256, so a
+// repeated source costs a hash and a map lookup. Sandbox errors are not
+// cached.
+//
+// If ctx is done before or while Lower runs, Lower returns ctx.Err() and
+// caches nothing; a call in progress is stopped within milliseconds.
+func Lower(ctx context.Context, source string) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	key := sha256.Sum256([]byte(source))
+	if out, err, ok := results.Load(key); ok {
+		return out, err
+	}
+	if !utf8.ValidString(source) {
+		// Rust's &str must be UTF-8; the glue would never pass anything
+		// else.
+		e := invalidUTF8(source)
+		results.Store(key, result{err: e})
+		c := *e
+		return "", &c
+	}
+	sb, err := loadSandbox(ctx)
+	if err != nil {
+		return "", err
+	}
+	out, nagaErr, err := sb.pool.lower(ctx, source)
+	if err != nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return "", cerr
+		}
+		return "", sandboxError(err)
+	}
+	results.Store(key, result{out: out, err: nagaErr})
+	if nagaErr != nil {
+		c := *nagaErr
+		return "", &c
+	}
+	return out, nil
+}
+
+// invalidUTF8 is the parse error for a source that is not UTF-8, at its
+// first bad byte.
+func invalidUTF8(source string) *Error {
+	line, col := 1, 1
+	for i, r := range source {
+		if r == utf8.RuneError {
+			if _, n := utf8.DecodeRuneInString(source[i:]); n == 1 {
+				break
+			}
+		}
+		if r == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	msg := "source is not valid UTF-8"
+	return &Error{Stage: StageParse, Line: line, Column: col, Msg: msg, Full: "error: " + msg}
+}
