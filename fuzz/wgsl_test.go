@@ -141,10 +141,11 @@ func FuzzWGSL(f *testing.F) {
 			}
 			return // the front-end passed it; the compiler refused it: fine
 		}
-		bindings, err := wgpu.ParseKernel(src, entry, d.Limits().MaxBindingsPerBindGroup)
+		ki, err := d.CheckKernel(ctx, k)
 		if err != nil {
-			t.Fatalf("Compile accepted a source ParseKernel refuses: %v", err)
+			t.Fatalf("Compile accepted a source CheckKernel refuses: %v", err)
 		}
+		bindings := ki.Bindings
 		exact := make([]gpu.Buffer, len(bindings))
 		for i, b := range bindings {
 			buf, ok := fuzzBuffer(t, d, b, roundUp4(b.MinSize))
@@ -170,8 +171,8 @@ func FuzzWGSL(f *testing.F) {
 			args[i] = small
 			err := d.Launch(stream, k, [3]uint32{0, 0, 0}, args...)
 			var we *wgpu.Error
-			if !errors.As(err, &we) || we.Type != wgpu.ErrorTypeInvalidArgument || we.Op != "Launch" {
-				t.Fatalf("Launch with binding %d (%s, needs %d) given %d bytes = %v, want an InvalidArgument error from Launch", i, b.Name, b.MinSize, size-4, err)
+			if !errors.As(err, &we) || we.Type != wgpu.ErrorTypeValidation || we.Op != "Launch" {
+				t.Fatalf("Launch with binding %d (%s, needs %d) given %d bytes = %v, want a Validation error from Launch", i, b.Name, b.MinSize, size-4, err)
 			}
 		}
 		if err := d.CloseStream(stream); err != nil {

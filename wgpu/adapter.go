@@ -167,6 +167,7 @@ func limitsOf(l gowgpu.Limits) Limits {
 		MaxBufferSize:                     l.MaxBufferSize,
 		MaxStorageBufferBindingSize:       l.MaxStorageBufferBindingSize,
 		MaxUniformBufferBindingSize:       l.MaxUniformBufferBindingSize,
+		MaxBindGroups:                     l.MaxBindGroups,
 		MaxStorageBuffersPerShaderStage:   l.MaxStorageBuffersPerShaderStage,
 		MaxUniformBuffersPerShaderStage:   l.MaxUniformBuffersPerShaderStage,
 		MaxBindingsPerBindGroup:           l.MaxBindingsPerBindGroup,

@@ -2,7 +2,10 @@
 
 package wgpu
 
-import "github.com/streamgate/streamgate/gpu"
+import (
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/wgpu/wgsl"
+)
 
 // Test hooks.
 
@@ -63,4 +66,19 @@ func RaiseUncaptured(b *Buffer) {
 	}
 	defer leave()
 	unmapUnscoped(b.buf)
+}
+
+// BindOverridesForTest is the source the driver's lowering starts from:
+// src with its overrides turned into consts holding constants' values (the
+// source unchanged when it does not parse or bind).
+func BindOverridesForTest(src string, constants map[string]float64) string {
+	m, err := wgsl.Parse(src, wgsl.Limits{})
+	if err != nil {
+		return src
+	}
+	out, _, err := bindOverrides(src, m, constants)
+	if err != nil {
+		return src
+	}
+	return out
 }

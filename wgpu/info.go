@@ -19,6 +19,7 @@ type Limits struct {
 	MaxBufferSize                     uint64
 	MaxStorageBufferBindingSize       uint64
 	MaxUniformBufferBindingSize       uint64
+	MaxBindGroups                     uint32
 	MaxStorageBuffersPerShaderStage   uint32
 	MaxUniformBuffersPerShaderStage   uint32
 	MaxBindingsPerBindGroup           uint32

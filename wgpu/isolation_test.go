@@ -91,7 +91,7 @@ func TestIssue10Isolation(t *testing.T) {
 		}, "exceed maxComputeWorkgroupsPerDimension", false},
 		{"nil-buffer", countWGSL, 256, func(d *wgpu.Device, c *wgpu.Buffer) (*gpu.Kernel, [3]uint32, []gpu.Buffer) {
 			return nil, [3]uint32{1, 1, 1}, []gpu.Buffer{c, nil}
-		}, "binding 1 (s): nil is not a *wgpu.Buffer", false},
+		}, "binding s (@group(0) @binding(1)): nil is not a *wgpu.Buffer", false},
 		{"nil-kernel", countWGSL, 256, func(d *wgpu.Device, c *wgpu.Buffer) (*gpu.Kernel, [3]uint32, []gpu.Buffer) {
 			return (*gpu.Kernel)(nil), [3]uint32{1, 1, 1}, []gpu.Buffer{c, mustBuffer(t, d, 256)}
 		}, "nil kernel", false},

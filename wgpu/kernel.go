@@ -23,12 +23,25 @@ type pipeline struct {
 	ok   atomic.Bool   // set when the compile succeeded, before done closes
 	err  error         // written once, before done closes
 
-	name     string    // written once: the kernel's String()
-	bindings []Binding // written once, before done closes
-	bgl      *gowgpu.BindGroupLayout
+	name     string      // written once: the kernel's String()
+	bindings []Binding   // written once, before done closes: the entry point's, in (group, binding) order
+	groups   []pipeGroup // written once, before done closes: one per group index below the highest used
 	layout   *gowgpu.PipelineLayout
 	pipe     *gowgpu.ComputePipeline
 	ref      uintptr // written once, before done closes: pipe's C handle
+}
+
+// pipeGroup is one bind group index of a pipeline's layout.
+type pipeGroup struct {
+	lo, hi int       // bindings[lo:hi] are the group's; lo == hi for a group the entry point does not use
+	binds  []Binding // bindings[lo:hi]
+	name   string    // the pipeline's name, for the driver's labels and errors
+	bgl    *gowgpu.BindGroupLayout
+	// empty is the one bind group of a group without bindings, made with
+	// the pipeline (WebGPU wants a bind group at every index of the
+	// layout); nil for the others, whose bind groups are cached by buffers.
+	empty    *gowgpu.BindGroup
+	emptyRef uintptr
 }
 
 func (p *pipeline) release() {
@@ -40,9 +53,16 @@ func (p *pipeline) release() {
 		p.layout.Release()
 		p.layout = nil
 	}
-	if p.bgl != nil {
-		p.bgl.Release()
-		p.bgl = nil
+	for i := range p.groups {
+		g := &p.groups[i]
+		if g.empty != nil {
+			g.empty.Release()
+			g.empty = nil
+		}
+		if g.bgl != nil {
+			g.bgl.Release()
+			g.bgl = nil
+		}
 	}
 }
 
@@ -166,55 +186,37 @@ func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 		return err
 	}
 	d.compiles.Add(1)
-	bindings, err := parseKernel(k.Source(), k.Entry(), d.limits.MaxBindingsPerBindGroup, d.limits.MaxComputeWorkgroupStorageSize)
+	ki, err := checkKernel(context.Background(), "Compile", k.Source(), k.Entry(), k.Constants(), d.limits)
 	if err != nil {
 		return withKernel(err)
 	}
-	p.bindings = bindings
+	p.bindings = ki.Bindings
 	var module *gowgpu.ShaderModule
-	err = d.scoped("Compile", func() (err error) {
-		module, err = d.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{
-			Label:          label(k.Name()),
-			WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: k.Source()},
+	compileModule := func(code string) error {
+		return d.scoped("Compile", func() (err error) {
+			module, err = d.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{
+				Label:          label(k.Name()),
+				WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: code},
+			})
+			return err
 		})
-		return err
-	})
+	}
+	err = compileModule(ki.Lowered)
 	if err != nil {
-		return withKernel(err)
+		return withKernel(driverRefused(err))
 	}
 	defer module.Release()
-	entries := make([]gowgpu.BindGroupLayoutEntry, len(bindings))
-	for i, b := range bindings {
-		// The layout's minimum size makes the driver check sizes when a
-		// bind group is made, at Launch, besides Launch's own check.
-		minBindingSize := b.MinSize
-		if d.skipChecks {
-			minBindingSize = 0 // tests: let a bad size reach the dispatch
-		}
-		t := gowgpu.BufferBindingType_Storage
-		switch b.Type {
-		case BindingStorageRead:
-			t = gowgpu.BufferBindingType_ReadOnlyStorage
-		case BindingUniform:
-			t = gowgpu.BufferBindingType_Uniform
-		}
-		entries[i] = gowgpu.BindGroupLayoutEntry{
-			Binding:    b.Index,
-			Visibility: gowgpu.ShaderStage_Compute,
-			Buffer:     gowgpu.BufferBindingLayout{Type: t, MinBindingSize: minBindingSize},
-		}
-	}
-	err = d.scoped("Compile", func() (err error) {
-		p.bgl, err = d.dev.CreateBindGroupLayout(&gowgpu.BindGroupLayoutDescriptor{Label: label(k.Name()), Entries: entries})
-		return err
-	})
-	if err != nil {
+	if err := d.buildGroups(p, k.Name()); err != nil {
 		return withKernel(err)
+	}
+	bgls := make([]*gowgpu.BindGroupLayout, len(p.groups))
+	for i := range p.groups {
+		bgls[i] = p.groups[i].bgl
 	}
 	err = d.scoped("Compile", func() (err error) {
 		p.layout, err = d.dev.CreatePipelineLayout(&gowgpu.PipelineLayoutDescriptor{
 			Label:            label(k.Name()),
-			BindGroupLayouts: []*gowgpu.BindGroupLayout{p.bgl},
+			BindGroupLayouts: bgls,
 		})
 		return err
 	})
@@ -225,14 +227,83 @@ func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 		p.pipe, err = d.dev.CreateComputePipeline(&gowgpu.ComputePipelineDescriptor{
 			Label:   label(k.Name()),
 			Layout:  p.layout,
-			Compute: gowgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: k.Entry()},
+			Compute: gowgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: ki.LoweredName},
 		})
 		return err
 	})
 	if err != nil {
-		return withKernel(err)
+		return withKernel(driverRefused(err))
 	}
 	p.ref = pipelineRef(p.pipe)
+	return nil
+}
+
+// driverRefused marks an error of the driver's shader compiler, which saw
+// the lowered source, not the user's.
+func driverRefused(err error) error {
+	if e, ok := err.(*Error); ok && e.Type == ErrorTypeValidation {
+		e.Message = "the driver's shader compiler (naga 0.13) refused the lowered source: " + e.Message
+	}
+	return err
+}
+
+// buildGroups makes one bind group layout per group index of p, from 0 to
+// the highest group its bindings use, and a bind group for each index no
+// binding uses.
+func (d *Device) buildGroups(p *pipeline, name string) error {
+	n := 0
+	if len(p.bindings) > 0 {
+		n = int(p.bindings[len(p.bindings)-1].Group) + 1
+	}
+	p.groups = make([]pipeGroup, n)
+	at := 0
+	for gi := range p.groups {
+		g := &p.groups[gi]
+		g.lo = at
+		for at < len(p.bindings) && p.bindings[at].Group == uint32(gi) {
+			at++
+		}
+		g.hi = at
+		g.binds, g.name = p.bindings[g.lo:g.hi], p.name
+		entries := make([]gowgpu.BindGroupLayoutEntry, 0, g.hi-g.lo)
+		for _, b := range p.bindings[g.lo:g.hi] {
+			// The layout's minimum size makes the driver check sizes when a
+			// bind group is made, at Launch, besides Launch's own check.
+			minBindingSize := b.MinSize
+			if d.skipChecks {
+				minBindingSize = 0 // tests: let a bad size reach the dispatch
+			}
+			t := gowgpu.BufferBindingType_Storage
+			switch b.Type {
+			case BindingStorageRead:
+				t = gowgpu.BufferBindingType_ReadOnlyStorage
+			case BindingUniform:
+				t = gowgpu.BufferBindingType_Uniform
+			}
+			entries = append(entries, gowgpu.BindGroupLayoutEntry{
+				Binding:    b.Index,
+				Visibility: gowgpu.ShaderStage_Compute,
+				Buffer:     gowgpu.BufferBindingLayout{Type: t, MinBindingSize: minBindingSize},
+			})
+		}
+		err := d.scoped("Compile", func() (err error) {
+			g.bgl, err = d.dev.CreateBindGroupLayout(&gowgpu.BindGroupLayoutDescriptor{Label: label(name), Entries: entries})
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		if g.lo == g.hi {
+			err := d.scoped("Compile", func() (err error) {
+				g.empty, err = d.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Label: label(name), Layout: g.bgl})
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			g.emptyRef = bindGroupRef(g.empty)
+		}
+	}
 	return nil
 }
 
@@ -250,4 +321,18 @@ func pause(n int) {
 	}
 	d := time.Duration(1<<min(n-4, 10)) * time.Microsecond
 	time.Sleep(d)
+}
+
+// CheckKernel checks k as [Device.Compile] does, with this device's limits,
+// without compiling it: see [CheckKernel] (the package function) for the
+// checks and the result. The result's Bindings are what [Device.Launch]
+// binds, in order.
+func (d *Device) CheckKernel(ctx context.Context, k *gpu.Kernel) (*KernelInfo, error) {
+	if k == nil {
+		return nil, newError("Check", ErrorTypeInvalidArgument, "nil kernel")
+	}
+	if d.closed.Load() {
+		return nil, closedError("Check")
+	}
+	return checkKernel(ctx, "Check", k.Source(), k.Entry(), k.Constants(), d.limits)
 }

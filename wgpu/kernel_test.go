@@ -36,13 +36,13 @@ fn main() {
 		{
 			name: "syntax-error",
 			k:    gpu.NewKernel("syntax", `fn main( {`, "main"),
-			typ:  wgpu.ErrorTypeInvalidArgument, // the front-end's, before the driver
+			typ:  wgpu.ErrorTypeValidation, // the front-end's, before the driver: the same class as the driver's
 			want: []string{"syntax(main)", "wgsl:1:"},
 		},
 		{
 			name: "missing-entry-point",
 			k:    gpu.NewKernel("noentry", incWGSL, "nope"),
-			typ:  wgpu.ErrorTypeInvalidArgument,
+			typ:  wgpu.ErrorTypeValidation,
 			want: []string{`no @compute entry point "nope"`, "main"},
 		},
 		{
@@ -51,23 +51,23 @@ fn main() {
 @group(0) @binding(0) var<storage, read_write> x: array<u32>;
 @compute @workgroup_size(4096, 4096, 1)
 fn main() { x[0] = 1u; }`, "main"),
-			typ:  wgpu.ErrorTypeValidation,
-			want: []string{"huge(main)"},
+			typ:  wgpu.ErrorTypeLimit, // checked before the driver, against the device's limits
+			want: []string{"huge(main)", "maxComputeWorkgroupSizeX"},
 		},
 		{
-			name: "group-1",
-			k: gpu.NewKernel("g1", `
-@group(1) @binding(0) var<storage, read_write> x: array<u32>;
+			name: "group-past-maxBindGroups",
+			k: gpu.NewKernel("g9", `
+@group(9) @binding(0) var<storage, read_write> x: array<u32>;
 @compute @workgroup_size(1) fn main() { x[0] = 1u; }`, "main"),
-			typ:  wgpu.ErrorTypeInvalidArgument,
-			want: []string{"@group(0)"},
+			typ:  wgpu.ErrorTypeLimit,
+			want: []string{"@group(9)", "maxBindGroups"},
 		},
 		{
 			name: "texture-binding",
 			k: gpu.NewKernel("tex", `
 @group(0) @binding(0) var t: texture_2d<f32>;
 @compute @workgroup_size(1) fn main() { }`, "main"),
-			typ:  wgpu.ErrorTypeInvalidArgument,
+			typ:  wgpu.ErrorTypeValidation,
 			want: []string{"buffer bindings"},
 		},
 	}

@@ -100,28 +100,38 @@ static void sg_queue_on_done(uintptr_t queue, int32_t *status) {
 	wgpuQueueOnSubmittedWorkDone((void *)queue, sg_status_cb, status);
 }
 
-// sgLaunch is one recorded dispatch: the pipeline and bind group handles
-// and the workgroup counts. Go builds arrays of it (no Go pointers inside).
+// sgLaunch is one recorded dispatch: the pipeline handle, where its bind
+// groups start in the pass's array of bind group handles and how many it
+// has (one per group index of its layout, SG_MAX_GROUPS at most), and the
+// workgroup counts. Go builds arrays of both (no Go pointers inside).
 typedef struct sgLaunch {
-	uintptr_t pipeline, bindGroup;
+	uintptr_t pipeline;
+	uint32_t firstGroup, groups;
 	uint32_t x, y, z, pad;
 } sgLaunch;
 
+#define SG_MAX_GROUPS 8
+
 // sg_encode_pass records n launches into one compute pass of encoder, in
 // one crossing, inside a validation error scope whose error lands in scope.
-static void sg_encode_pass(uintptr_t device, uintptr_t encoder, sgLaunch const *ls, size_t n, sgScope *scope) {
+// A pipeline or bind group is set only when it differs from the one set.
+static void sg_encode_pass(uintptr_t device, uintptr_t encoder, sgLaunch const *ls, size_t n, uintptr_t const *bgs, sgScope *scope) {
 	wgpuDevicePushErrorScope((void *)device, 0);
 	void *pass = wgpuCommandEncoderBeginComputePass((void *)encoder, NULL);
 	if (pass != NULL) {
-		uintptr_t p = 0, bg = 0;
+		uintptr_t p = 0, cur[SG_MAX_GROUPS] = {0};
 		for (size_t i = 0; i < n; i++) {
 			if (ls[i].pipeline != p) {
 				p = ls[i].pipeline;
 				wgpuComputePassEncoderSetPipeline(pass, (void *)p);
 			}
-			if (ls[i].bindGroup != bg) {
-				bg = ls[i].bindGroup;
-				wgpuComputePassEncoderSetBindGroup(pass, 0, (void *)bg, 0, NULL);
+			uint32_t g = ls[i].groups < SG_MAX_GROUPS ? ls[i].groups : SG_MAX_GROUPS;
+			for (uint32_t j = 0; j < g; j++) {
+				uintptr_t bg = bgs[ls[i].firstGroup + j];
+				if (bg != cur[j]) {
+					cur[j] = bg;
+					wgpuComputePassEncoderSetBindGroup(pass, j, (void *)bg, 0, NULL);
+				}
 			}
 			wgpuComputePassEncoderDispatchWorkgroups(pass, ls[i].x, ls[i].y, ls[i].z);
 		}
@@ -268,21 +278,31 @@ func (s statusWord) abandon() { C.sg_status_abandon(s.p) }
 // freed, in the process.
 func liveStatusWords() int64 { return int64(C.sg_status_live()) }
 
-// nativeLaunch is C's sgLaunch: one recorded dispatch by handle.
+// nativeLaunch is C's sgLaunch: one recorded dispatch by handle, its bind
+// groups at firstGroup..firstGroup+groups of the stream's bind group array.
 type nativeLaunch struct {
-	pipeline, bindGroup uintptr
-	x, y, z, _          uint32
+	pipeline           uintptr
+	firstGroup, groups uint32
+	x, y, z, _         uint32
 }
 
-// encodePass records ls into one compute pass of enc, in one cgo crossing,
-// and returns the error the pass raised, if any. It must be called with the
-// device's scope mutex held.
-func encodePass(dev *gowgpu.Device, enc *gowgpu.CommandEncoder, ls []nativeLaunch) (typ ErrorType, msg string, failed bool) {
+// maxGroups is C's SG_MAX_GROUPS: the most bind groups a launch sets
+// (wgpu-native's own cap).
+const maxGroups = 8
+
+// encodePass records ls, whose bind groups are in bgs, into one compute
+// pass of enc, in one cgo crossing, and returns the error the pass raised,
+// if any. It must be called with the device's scope mutex held.
+func encodePass(dev *gowgpu.Device, enc *gowgpu.CommandEncoder, ls []nativeLaunch, bgs []uintptr) (typ ErrorType, msg string, failed bool) {
 	if len(ls) == 0 {
 		return 0, "", false
 	}
 	var scope C.sgScope
-	C.sg_encode_pass(deviceRef(dev), encoderRef(enc), (*C.sgLaunch)(unsafe.Pointer(&ls[0])), C.size_t(len(ls)), &scope)
+	var bgp *C.uintptr_t
+	if len(bgs) > 0 {
+		bgp = (*C.uintptr_t)(unsafe.Pointer(&bgs[0]))
+	}
+	C.sg_encode_pass(deviceRef(dev), encoderRef(enc), (*C.sgLaunch)(unsafe.Pointer(&ls[0])), C.size_t(len(ls)), bgp, &scope)
 	return scopeError(&scope)
 }
 

@@ -73,6 +73,12 @@ func (d *Device) CloseStream(id gpu.StreamID) error { return noCgo("CloseStream"
 // Compile returns an error matching [ErrNoCgo].
 func (d *Device) Compile(ctx context.Context, k *gpu.Kernel) error { return noCgo("Compile") }
 
+// CheckKernel returns an error matching [ErrNoCgo]; the package function
+// [CheckKernel] needs no device and works in this build.
+func (d *Device) CheckKernel(ctx context.Context, k *gpu.Kernel) (*KernelInfo, error) {
+	return nil, noCgo("Check")
+}
+
 // Compiled returns false.
 func (d *Device) Compiled(k *gpu.Kernel) bool { return false }
 

@@ -14,13 +14,15 @@ import (
 )
 
 // inlineBindings is how many buffer ids a bind group cache key holds
-// inline; a kernel with more bindings keys the rest in a string.
+// inline; a group with more bindings keys the rest in a string.
 const inlineBindings = 16
 
-// bgKey identifies a cached bind group: a pipeline and the ids of the
-// buffers bound at 0..n-1.
+// bgKey identifies a cached bind group: one group of a pipeline's layout
+// and the ids of the buffers bound to that group's bindings, in order.
+// Bind groups are cached per group, so a launch that changes only one
+// group's buffers reuses the others'.
 type bgKey struct {
-	p    *pipeline
+	g    *pipeGroup
 	n    int
 	ids  [inlineBindings]uint64
 	more string // ids past inlineBindings, 8 bytes each, when n > inlineBindings
@@ -36,10 +38,10 @@ type bindGroup struct {
 }
 
 // launchRec is one launch recorded on a stream's pending encoder, kept so
-// that a batch the driver rejects can be replayed without its bad launches.
+// that a batch the driver rejects can be replayed without its bad launches
+// (its bind groups are in the stream's bgs, named by its nativeLaunch).
 type launchRec struct {
 	p   *pipeline
-	bg  *bindGroup
 	wg  [3]uint32
 	seq uint64
 }
@@ -60,6 +62,7 @@ type stream struct {
 	enc       *gowgpu.CommandEncoder  // nil until something is encoded
 	batch     []launchRec             // launches since the last flush, in order
 	native    []nativeLaunch          // batch by handle, for the encoder
+	bgs       []uintptr               // the bind group handles native's launches name
 	encoded   int                     // batch[:encoded] is in enc
 	encErr    error                   // encoding into enc failed: the flush isolates
 	seq       uint64                  // launches accepted on this stream
@@ -114,9 +117,12 @@ func (d *Device) CloseStream(id gpu.StreamID) error {
 }
 
 // Launch records one dispatch of k with the given workgroup counts and
-// buffers, bound in order at @group(0) @binding(0..n-1), on stream. It
-// compiles k first if needed. The dispatch is submitted later: when the
-// stream has MaxBatch dispatches pending, on [Device.Flush] or
+// buffers on stream. The buffers bind in (group, binding) order of k's
+// entry point's interface: the bindings the entry point statically uses,
+// in whichever of the device's bind groups and with whatever numbering
+// (gaps included), sorted by @group then @binding ([CheckKernel] lists
+// them). It compiles k first if needed. The dispatch is submitted later:
+// when the stream has MaxBatch dispatches pending, on [Device.Flush] or
 // [Device.Sync], or on an upload, read-back or release of a buffer it binds.
 //
 // Launch checks everything it can before recording: k is not nil; the
@@ -124,10 +130,9 @@ func (d *Device) CloseStream(id gpu.StreamID) error {
 // buffers against the kernel's bindings; that each buffer is a live
 // [*Buffer] of this device; each buffer's size against the minimum its
 // binding needs and its usage against the binding's kind (storage or
-// uniform), as the WGSL front-end derives them (see [ParseBindings]); and
-// that no buffer is bound twice where one binding is read_write. Each
-// failure is an [*Error] naming the kernel and the binding, and nothing is
-// recorded.
+// uniform), as the WGSL front-end derives them; and that no buffer is
+// bound twice where one binding is read_write. Each failure is an [*Error]
+// naming the kernel and the binding, and nothing is recorded.
 //
 // Should the driver still reject a submitted batch, the stream replays it
 // without the launches it rejects: every other launch runs exactly once, in
@@ -146,48 +151,41 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 		return newError(op, ErrorTypeLimit, "%s: workgroups %v exceed maxComputeWorkgroupsPerDimension %d", p.name, workgroups, lim)
 	}
 	if len(bindings) != len(p.bindings) {
-		return newError(op, ErrorTypeInvalidArgument, "%s: %d buffers for %d bindings", p.name, len(bindings), len(p.bindings))
+		return newError(op, ErrorTypeValidation, "%s: %d buffers for %d bindings (%s)", p.name, len(bindings), len(p.bindings), bindingList(p.bindings))
 	}
 	var inline [inlineBindings]*Buffer
 	bufs := inline[:0]
 	if len(bindings) > inlineBindings {
 		bufs = make([]*Buffer, 0, len(bindings))
 	}
-	key := bgKey{p: p, n: len(bindings)}
 	for i, cb := range bindings {
 		b, ok := cb.(*Buffer)
 		if !ok || b == nil {
-			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): %s is not a *wgpu.Buffer", p.name, i, p.bindings[i].Name, typeName(cb))
+			return newError(op, ErrorTypeInvalidArgument, "%s: %s: %s is not a *wgpu.Buffer", p.name, p.bindings[i], typeName(cb))
 		}
 		if b.d != d {
-			return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): buffer belongs to another device", p.name, i, p.bindings[i].Name)
+			return newError(op, ErrorTypeInvalidArgument, "%s: %s: buffer belongs to another device", p.name, p.bindings[i])
 		}
 		if err := p.bindings[i].accepts(b); err != nil && !d.skipChecks {
-			return newError(op, ErrorTypeInvalidArgument, "%s: %v", p.name, err)
+			return newError(op, ErrorTypeValidation, "%s: %v (checked by Launch)", p.name, err)
 		}
 		bufs = append(bufs, b)
-		if i < inlineBindings {
-			key.ids[i] = b.id
-		}
-	}
-	if len(bufs) > inlineBindings {
-		key.more = moreIDs(bufs[inlineBindings:])
 	}
 	for i := range bufs {
 		for j := i + 1; j < len(bufs); j++ {
 			if bufs[i] == bufs[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
-				return newError(op, ErrorTypeInvalidArgument, "%s: bindings %d (%s) and %d (%s) alias one buffer, and one is read_write",
-					p.name, i, p.bindings[i].Name, j, p.bindings[j].Name)
+				return newError(op, ErrorTypeValidation, "%s: %s and %s alias one buffer, and one is read_write (checked by Launch)",
+					p.name, p.bindings[i], p.bindings[j])
 			}
 		}
 	}
-	return d.record(op, id, p, &key, bufs, workgroups)
+	return d.record(op, id, p, bufs, workgroups)
 }
 
 // record records a checked launch on stream id. It is apart from Launch so
 // that its two defers are open-coded (a function with as many returns as
 // Launch pays for its defers at run time).
-func (d *Device) record(op string, id gpu.StreamID, p *pipeline, key *bgKey, bufs []*Buffer, workgroups [3]uint32) error {
+func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
 	leave, err := d.enter(op)
 	if err != nil {
 		return err
@@ -200,22 +198,53 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, key *bgKey, buf
 	}
 	s := d.lockStream(id)
 	defer s.mu.Unlock()
-	bg := s.recentBG(key)
-	if bg == nil {
-		if bg, err = d.bindGroupFor(op, *key, bufs); err != nil {
+	first := len(s.bgs)
+	for gi := range p.groups {
+		g := &p.groups[gi]
+		if g.lo == g.hi {
+			s.bgs = append(s.bgs, g.emptyRef)
+			continue
+		}
+		bg, err := s.groupBG(op, g, bufs[g.lo:g.hi])
+		if err != nil {
+			s.bgs = s.bgs[:first]
 			return err
 		}
-		s.recent[s.nextSlot] = recentBG{key: *key, bg: bg}
-		s.nextSlot = (s.nextSlot + 1) % recentBGs
+		s.bgs = append(s.bgs, bg.ref)
 	}
-	s.useLocked(bg)
 	s.seq++
-	s.batch = append(s.batch, launchRec{p: p, bg: bg, wg: workgroups, seq: s.seq})
-	s.native = append(s.native, nativeLaunch{pipeline: p.ref, bindGroup: bg.ref, x: workgroups[0], y: workgroups[1], z: workgroups[2]})
+	s.batch = append(s.batch, launchRec{p: p, wg: workgroups, seq: s.seq})
+	s.native = append(s.native, nativeLaunch{pipeline: p.ref, firstGroup: uint32(first), groups: uint32(len(p.groups)),
+		x: workgroups[0], y: workgroups[1], z: workgroups[2]})
 	if len(s.batch) >= d.maxBatch {
 		return s.flushLocked(op)
 	}
 	return nil
+}
+
+// groupBG returns the bind group of group g with bufs bound, from the
+// stream's recent ones or the device's cache, and marks it used by the
+// batch.
+func (s *stream) groupBG(op string, g *pipeGroup, bufs []*Buffer) (*bindGroup, error) {
+	key := bgKey{g: g, n: len(bufs)}
+	for i, b := range bufs {
+		if i == inlineBindings {
+			key.more = moreIDs(bufs[inlineBindings:])
+			break
+		}
+		key.ids[i] = b.id
+	}
+	bg := s.recentBG(&key)
+	if bg == nil {
+		var err error
+		if bg, err = s.d.bindGroupFor(op, key, bufs); err != nil {
+			return nil, err
+		}
+		s.recent[s.nextSlot] = recentBG{key: key, bg: bg}
+		s.nextSlot = (s.nextSlot + 1) % recentBGs
+	}
+	s.useLocked(bg)
+	return bg, nil
 }
 
 // deadBinding is the error for binding i's buffer b, released or recycled.
@@ -224,7 +253,7 @@ func (d *Device) deadBinding(op string, p *pipeline, i int, b *Buffer) error {
 	if err := b.live(op); err != nil {
 		msg = err.(*Error).Message
 	}
-	return newError(op, ErrorTypeInvalidArgument, "%s: binding %d (%s): %s", p.name, i, p.bindings[i].Name, msg)
+	return newError(op, ErrorTypeInvalidArgument, "%s: %s: %s", p.name, p.bindings[i], msg)
 }
 
 // recentBGs is how many recent bind groups a stream remembers, so that a
@@ -293,16 +322,16 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup,
 	}
 	entries := make([]gowgpu.BindGroupEntry, key.n)
 	for i := range entries {
-		entries[i] = gowgpu.BindGroupEntry{Binding: uint32(i), Buffer: bufs[i].buf, Size: bufs[i].size}
+		entries[i] = gowgpu.BindGroupEntry{Binding: key.g.binds[i].Index, Buffer: bufs[i].buf, Size: bufs[i].size}
 	}
 	var nbg *gowgpu.BindGroup
 	err := d.scoped(op, func() (err error) {
-		nbg, err = d.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Label: key.p.name, Layout: key.p.bgl, Entries: entries})
+		nbg, err = d.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Label: key.g.name, Layout: key.g.bgl, Entries: entries})
 		return err
 	})
 	if err != nil {
 		if e, ok := err.(*Error); ok {
-			e.Message = key.p.name + ": " + e.Message
+			e.Message = key.g.name + ": " + e.Message
 		}
 		return nil, err
 	}
@@ -346,7 +375,7 @@ func (s *stream) encodeLocked(op string) error {
 	}
 	d := s.d
 	d.scopeMu.Lock()
-	typ, msg, failed := encodePass(d.dev, s.enc, s.native[s.encoded:])
+	typ, msg, failed := encodePass(d.dev, s.enc, s.native[s.encoded:], s.bgs)
 	d.scopeMu.Unlock()
 	s.encoded = len(s.batch)
 	if failed && s.encErr == nil {
@@ -435,7 +464,7 @@ func (s *stream) submitPartLocked(op string, part []nativeLaunch) error {
 	d := s.d
 	return d.submitOnce(op, func(enc *gowgpu.CommandEncoder) error {
 		d.scopeMu.Lock()
-		typ, msg, failed := encodePass(d.dev, enc, part)
+		typ, msg, failed := encodePass(d.dev, enc, part, s.bgs)
 		d.scopeMu.Unlock()
 		if failed {
 			return &Error{Op: op, Type: typ, Message: msg}
@@ -468,6 +497,7 @@ func (s *stream) clearUsedLocked() {
 	clear(s.batch)
 	s.batch = s.batch[:0]
 	s.native = s.native[:0]
+	s.bgs = s.bgs[:0]
 	s.encoded, s.encErr = 0, nil
 }
 
@@ -552,16 +582,16 @@ func (d *Device) syncStart(op string, id gpu.StreamID) (st statusWord, waiting b
 // usage.
 func (bd Binding) accepts(b *Buffer) error {
 	if b.size < bd.MinSize {
-		return fmt.Errorf("binding %d (%s: %s): buffer of %d bytes is smaller than the %d bytes its type needs", bd.Index, bd.Name, bd.WGSL, b.size, bd.MinSize)
+		return fmt.Errorf("%s: buffer of %d bytes is smaller than the %d bytes its type %s needs", bd, b.size, bd.MinSize, bd.WGSL)
 	}
 	switch bd.Type {
 	case BindingUniform:
 		if b.usage&BufferUsageUniform == 0 {
-			return fmt.Errorf("binding %d (%s) is var<uniform>, but the buffer's usage %v lacks BufferUsageUniform", bd.Index, bd.Name, b.usage)
+			return fmt.Errorf("%s is var<uniform>, but the buffer's usage %v lacks BufferUsageUniform", bd, b.usage)
 		}
 	default:
 		if b.usage&BufferUsageStorage == 0 {
-			return fmt.Errorf("binding %d (%s) is var<storage>, but the buffer's usage %v lacks BufferUsageStorage", bd.Index, bd.Name, b.usage)
+			return fmt.Errorf("%s is var<storage>, but the buffer's usage %v lacks BufferUsageStorage", bd, b.usage)
 		}
 	}
 	return nil

@@ -198,14 +198,14 @@ func TestLaunchErrors(t *testing.T) {
 	}{
 		{"workgroups-x-over-limit", incKernel, [3]uint32{lim + 1, 1, 1}, []gpu.Buffer{x}, wgpu.ErrorTypeLimit},
 		{"workgroups-z-over-limit", incKernel, [3]uint32{1, 1, lim + 1}, []gpu.Buffer{x}, wgpu.ErrorTypeLimit},
-		{"too-few-bindings", addKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{x, x}, wgpu.ErrorTypeInvalidArgument},
-		{"too-many-bindings", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{x, x}, wgpu.ErrorTypeInvalidArgument},
+		{"too-few-bindings", addKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{x, x}, wgpu.ErrorTypeValidation},
+		{"too-many-bindings", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{x, x}, wgpu.ErrorTypeValidation},
 		{"foreign-type", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{fakeBuffer{}}, wgpu.ErrorTypeInvalidArgument},
 		{"nil-buffer", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{(*wgpu.Buffer)(nil)}, wgpu.ErrorTypeInvalidArgument},
 		{"other-device", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{foreign}, wgpu.ErrorTypeInvalidArgument},
 		{"released", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{released}, wgpu.ErrorTypeInvalidArgument},
-		{"wrong-usage", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{uniformOnly}, wgpu.ErrorTypeInvalidArgument},
-		{"too-small", fixed, [3]uint32{1, 1, 1}, []gpu.Buffer{small}, wgpu.ErrorTypeInvalidArgument},
+		{"wrong-usage", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{uniformOnly}, wgpu.ErrorTypeValidation},
+		{"too-small", fixed, [3]uint32{1, 1, 1}, []gpu.Buffer{small}, wgpu.ErrorTypeValidation},
 		{"nil-kernel", nil, [3]uint32{1, 1, 1}, []gpu.Buffer{x}, wgpu.ErrorTypeInvalidArgument},
 		{"nil-interface", incKernel, [3]uint32{1, 1, 1}, []gpu.Buffer{nil}, wgpu.ErrorTypeInvalidArgument},
 	}

@@ -1,0 +1,344 @@
+package wgpu
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/wgpu/internal/naga"
+	"github.com/streamgate/streamgate/wgpu/wgsl"
+)
+
+// ModuleInfo is what [CheckModule] makes of a WGSL module: its entry points
+// with their bindings, and the source the driver compiles. It is a plain
+// value that the caller owns.
+type ModuleInfo struct {
+	// EntryPoints are the module's entry points, in source order.
+	EntryPoints []EntryPointInfo
+	// Lowered is the module as the driver gets it: today's WGSL rewritten
+	// by a current compiler (naga 30) into the dialect of the driver's
+	// (naga 0.13, inside wgpu-native 0.17), with the override constants
+	// replaced by their values.
+	Lowered string
+}
+
+// EntryPointInfo is one entry point of a module.
+type EntryPointInfo struct {
+	Name  string
+	Stage string // "compute", "vertex" or "fragment"
+	// WorkgroupSize is a compute entry point's @workgroup_size, the
+	// overrides' values in; zero for other stages.
+	WorkgroupSize [3]uint32
+	// LoweredName is the entry point's name in [ModuleInfo.Lowered]: the
+	// lowering renames a function whose name is a keyword of the driver's
+	// compiler (read, write, ...); a compile uses it, a user never needs
+	// it.
+	LoweredName string
+	// Bindings are the buffer bindings the entry point statically uses
+	// (in its body or a function it calls), in (group, binding) order:
+	// the order in which [Device.Launch] takes its buffers.
+	Bindings []Binding
+}
+
+// KernelInfo is what [CheckKernel] makes of a kernel: its entry point and
+// the source the driver compiles.
+type KernelInfo struct {
+	EntryPointInfo
+	Lowered string
+}
+
+// DefaultLimits returns WebGPU's default limits, those every adapter
+// offers; [CheckModule] and [CheckKernel] use them for the zero fields of
+// the limits they are given.
+func DefaultLimits() Limits {
+	return Limits{
+		MaxBufferSize:                     256 << 20,
+		MaxStorageBufferBindingSize:       128 << 20,
+		MaxUniformBufferBindingSize:       64 << 10,
+		MaxBindGroups:                     4,
+		MaxStorageBuffersPerShaderStage:   8,
+		MaxUniformBuffersPerShaderStage:   12,
+		MaxBindingsPerBindGroup:           1000,
+		MaxComputeWorkgroupStorageSize:    16 << 10,
+		MaxComputeInvocationsPerWorkgroup: 256,
+		MaxComputeWorkgroupSizeX:          256,
+		MaxComputeWorkgroupSizeY:          256,
+		MaxComputeWorkgroupSizeZ:          64,
+		MaxComputeWorkgroupsPerDimension:  65535,
+		MinStorageBufferOffsetAlignment:   256,
+		MinUniformBufferOffsetAlignment:   256,
+	}
+}
+
+// withDefaults fills l's zero fields from [DefaultLimits].
+func (l Limits) withDefaults() Limits {
+	d := DefaultLimits()
+	fill64 := func(v *uint64, dv uint64) {
+		if *v == 0 {
+			*v = dv
+		}
+	}
+	fill := func(v *uint32, dv uint32) {
+		if *v == 0 {
+			*v = dv
+		}
+	}
+	fill64(&l.MaxBufferSize, d.MaxBufferSize)
+	fill64(&l.MaxStorageBufferBindingSize, d.MaxStorageBufferBindingSize)
+	fill64(&l.MaxUniformBufferBindingSize, d.MaxUniformBufferBindingSize)
+	fill(&l.MaxBindGroups, d.MaxBindGroups)
+	fill(&l.MaxStorageBuffersPerShaderStage, d.MaxStorageBuffersPerShaderStage)
+	fill(&l.MaxUniformBuffersPerShaderStage, d.MaxUniformBuffersPerShaderStage)
+	fill(&l.MaxBindingsPerBindGroup, d.MaxBindingsPerBindGroup)
+	fill(&l.MaxComputeWorkgroupStorageSize, d.MaxComputeWorkgroupStorageSize)
+	fill(&l.MaxComputeInvocationsPerWorkgroup, d.MaxComputeInvocationsPerWorkgroup)
+	fill(&l.MaxComputeWorkgroupSizeX, d.MaxComputeWorkgroupSizeX)
+	fill(&l.MaxComputeWorkgroupSizeY, d.MaxComputeWorkgroupSizeY)
+	fill(&l.MaxComputeWorkgroupSizeZ, d.MaxComputeWorkgroupSizeZ)
+	fill(&l.MaxComputeWorkgroupsPerDimension, d.MaxComputeWorkgroupsPerDimension)
+	fill(&l.MinStorageBufferOffsetAlignment, d.MinStorageBufferOffsetAlignment)
+	fill(&l.MinUniformBufferOffsetAlignment, d.MinUniformBufferOffsetAlignment)
+	return l
+}
+
+// CheckModule checks a WGSL module as [Device.Compile] does before the
+// driver sees it, with the device limits lim (zero fields: WebGPU's
+// defaults, see [DefaultLimits]), and lowers it for the driver. It needs no
+// device and no cgo.
+//
+// The checks run in this order:
+//  1. The WGSL front-end (package [wgsl]) refuses what would crash the
+//     driver's compiler or exhaust the machine's memory (empty source,
+//     invalid UTF-8, deep nesting, long expressions, oversized workgroup,
+//     private or function arrays): [ErrorTypeLimit] for its limits.
+//  2. The override constants take their values (constants: by name or by
+//     @id, as WebGPU's pipeline constants), each checked against its type.
+//  3. A current compiler, naga 30 running as WebAssembly inside the
+//     process, validates the module by today's WGSL rules and writes it out
+//     in the driver's dialect: abstract literals concretized, const
+//     expressions evaluated.
+//  4. Each entry point's bindings are checked against the limits: groups
+//     below maxBindGroups, bindings below maxBindingsPerBindGroup, the
+//     storage and uniform buffers per stage, the workgroup size.
+//
+// Errors are [*Error]s of type [ErrorTypeValidation] (a WebGPU or WGSL rule
+// broken, with the line and column of source where there is one) or
+// [ErrorTypeLimit], or ctx.Err(). Textures, samplers and storage textures
+// are refused: only buffer bindings are supported. It is safe for
+// concurrent use; a source lowered before costs a map lookup.
+func CheckModule(ctx context.Context, source string, constants map[string]float64, lim Limits) (*ModuleInfo, error) {
+	return checkModule(ctx, "Check", source, constants, lim.withDefaults())
+}
+
+// CheckKernel is [CheckModule] for one kernel: its source, with its
+// constants, and its entry point, which must be a @compute function. The
+// result's Bindings are the buffers [Device.Launch] binds, in order.
+func CheckKernel(ctx context.Context, k *gpu.Kernel, lim Limits) (*KernelInfo, error) {
+	if k == nil {
+		return nil, newError("Check", ErrorTypeInvalidArgument, "nil kernel")
+	}
+	return checkKernel(ctx, "Check", k.Source(), k.Entry(), k.Constants(), lim.withDefaults())
+}
+
+// checkKernel checks a kernel's source for its entry point.
+func checkKernel(ctx context.Context, op, source, entry string, constants map[string]float64, lim Limits) (*KernelInfo, error) {
+	if entry == "" {
+		return nil, newError(op, ErrorTypeValidation, "empty entry point")
+	}
+	mi, err := checkModule(ctx, op, source, constants, lim)
+	if err != nil {
+		return nil, err
+	}
+	var computes []string
+	for _, ep := range mi.EntryPoints {
+		if ep.Stage != "compute" {
+			if ep.Name == entry {
+				return nil, newError(op, ErrorTypeValidation, "entry point %q is a @%s function, not @compute", entry, ep.Stage)
+			}
+			continue
+		}
+		if ep.Name == entry {
+			return &KernelInfo{EntryPointInfo: ep, Lowered: mi.Lowered}, nil
+		}
+		computes = append(computes, ep.Name)
+	}
+	return nil, newError(op, ErrorTypeValidation, "no @compute entry point %q (the module has %s)", entry, listOrNone(computes))
+}
+
+// frontEndLimits are the limits of the WGSL front-end for device limits
+// lim.
+func frontEndLimits(lim Limits) wgsl.Limits {
+	fl := wgsl.DefaultLimits()
+	fl.MaxBindings = int(min(lim.MaxBindingsPerBindGroup, 1<<20))
+	fl.MaxWorkgroupBytes = int(min(lim.MaxComputeWorkgroupStorageSize, 1<<30))
+	return fl
+}
+
+// frontEndError converts an error of package wgsl.
+func frontEndError(op string, err error) error {
+	typ := ErrorTypeValidation
+	var we *wgsl.Error
+	if errors.As(err, &we) && we.Kind == wgsl.KindLimit {
+		typ = ErrorTypeLimit
+	}
+	return &Error{Op: op, Type: typ, Message: err.Error()}
+}
+
+func checkModule(ctx context.Context, op, source string, constants map[string]float64, lim Limits) (*ModuleInfo, error) {
+	fl := frontEndLimits(lim)
+	m, err := wgsl.Parse(source, fl)
+	if err != nil {
+		return nil, frontEndError(op, err)
+	}
+	bound, changed, err := bindOverrides(source, m, constants)
+	if err != nil {
+		return nil, newError(op, ErrorTypeValidation, "%v", err)
+	}
+	if changed {
+		// Array counts and workgroup sizes may use the overrides: read
+		// them again with the values in.
+		if m, err = wgsl.Parse(bound, fl); err != nil {
+			return nil, frontEndError(op, err)
+		}
+	}
+	lowered, err := naga.Lower(ctx, bound)
+	if err != nil {
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			return nil, ctx.Err()
+		}
+		var ne *naga.Error
+		if !errors.As(err, &ne) || ne.Stage == naga.StageSandbox {
+			return nil, newError(op, ErrorTypeInternal, "the WGSL compiler's sandbox (%s) failed: %v", naga.Version(), err)
+		}
+		where := "wgsl: "
+		if ne.Line > 0 {
+			where = fmt.Sprintf("wgsl:%d:%d: ", ne.Line, ne.Column)
+		}
+		return nil, newError(op, ErrorTypeValidation, "%s%s (%s)", where, ne.Msg, naga.Version())
+	}
+	lowered = addPolyfills(lowered)
+	lowered, _ = indexThroughVars(lowered)
+	if err := driverSupports(source, lowered); err != nil {
+		return nil, &Error{Op: op, Type: ErrorTypeUnsupported, Message: err.Error()}
+	}
+	// naga writes the entry points in source order, renaming those whose
+	// names it reserves.
+	var loweredEPs []wgsl.EntryPoint
+	if lm, err := wgsl.Parse(lowered, fl); err == nil && len(lm.EntryPoints) == len(m.EntryPoints) {
+		loweredEPs = lm.EntryPoints
+	}
+	mi := &ModuleInfo{Lowered: lowered, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints))}
+	for i, ep := range m.EntryPoints {
+		info := EntryPointInfo{Name: ep.Name, Stage: ep.Stage, WorkgroupSize: ep.WorkgroupSize, LoweredName: ep.Name}
+		if loweredEPs != nil && loweredEPs[i].Stage == ep.Stage {
+			info.LoweredName = loweredEPs[i].Name
+		}
+		for _, b := range ep.Bindings {
+			info.Bindings = append(info.Bindings, bindingOf(b))
+		}
+		if ep.Stage == "compute" {
+			if err := checkEntryLimits(info, lim); err != nil {
+				return nil, newError(op, ErrorTypeLimit, "%v", err)
+			}
+		}
+		mi.EntryPoints = append(mi.EntryPoints, info)
+	}
+	return mi, nil
+}
+
+// driverSupports refuses what valid WGSL the driver's compiler (naga 0.13)
+// has no way to run, whatever the lowering does: extensions (enable f16,
+// enable subgroups, ...) and the subgroup built-ins, which it predates. The
+// error names the line and column in source.
+func driverSupports(source, lowered string) error {
+	for line := range strings.Lines(lowered) {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "enable ")
+		if !ok {
+			continue
+		}
+		ext := strings.TrimSuffix(strings.TrimSpace(rest), ";")
+		return fmt.Errorf("%s: enable %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no %s extension", positionOf(source, "\nenable"), ext, ext)
+	}
+	for _, w := range []string{"subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups", "subgroupBallot", "subgroupAdd", "subgroupBroadcast", "subgroupShuffle", "subgroupElect", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupMin", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupBarrier"} {
+		if strings.Contains(lowered, w) {
+			return fmt.Errorf("%s: %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations", positionOf(source, w), w)
+		}
+	}
+	return nil
+}
+
+// positionOf is "wgsl:LINE:COL" of the first occurrence of w in source, or
+// "wgsl" when there is none.
+func positionOf(source, w string) string {
+	i := strings.Index(source, w)
+	if i < 0 {
+		if w = strings.TrimPrefix(w, "\n"); !strings.HasPrefix(source, w) {
+			return "wgsl"
+		}
+		i = 0
+	} else if w[0] == '\n' {
+		i++
+	}
+	line := 1 + strings.Count(source[:i], "\n")
+	col := 1 + utf8.RuneCountInString(source[strings.LastIndexByte(source[:i], '\n')+1:i])
+	return fmt.Sprintf("wgsl:%d:%d", line, col)
+}
+
+// bindingOf converts a binding of the front-end.
+func bindingOf(b wgsl.Binding) Binding {
+	var t BindingType
+	switch b.Kind {
+	case wgsl.StorageRead:
+		t = BindingStorageRead
+	case wgsl.StorageReadWrite:
+		t = BindingStorageReadWrite
+	case wgsl.Uniform:
+		t = BindingUniform
+	}
+	return Binding{Group: b.Group, Index: b.Index, Name: b.Name, Type: t, WGSL: b.Type, MinSize: b.MinSize}
+}
+
+// checkEntryLimits checks a compute entry point against the device limits
+// that bound one pipeline.
+func checkEntryLimits(ep EntryPointInfo, lim Limits) error {
+	var storage, uniform uint32
+	for _, b := range ep.Bindings {
+		if b.Group >= lim.MaxBindGroups {
+			return fmt.Errorf("entry point %s: binding %s is in @group(%d), past maxBindGroups %d", ep.Name, b.Name, b.Group, lim.MaxBindGroups)
+		}
+		if b.Index >= lim.MaxBindingsPerBindGroup {
+			return fmt.Errorf("entry point %s: binding %s is @binding(%d), past maxBindingsPerBindGroup %d", ep.Name, b.Name, b.Index, lim.MaxBindingsPerBindGroup)
+		}
+		if b.Type == BindingUniform {
+			uniform++
+		} else {
+			storage++
+		}
+	}
+	if storage > lim.MaxStorageBuffersPerShaderStage {
+		return fmt.Errorf("entry point %s uses %d storage buffers, more than maxStorageBuffersPerShaderStage %d", ep.Name, storage, lim.MaxStorageBuffersPerShaderStage)
+	}
+	if uniform > lim.MaxUniformBuffersPerShaderStage {
+		return fmt.Errorf("entry point %s uses %d uniform buffers, more than maxUniformBuffersPerShaderStage %d", ep.Name, uniform, lim.MaxUniformBuffersPerShaderStage)
+	}
+	wg := ep.WorkgroupSize
+	for i, max := range [3]uint32{lim.MaxComputeWorkgroupSizeX, lim.MaxComputeWorkgroupSizeY, lim.MaxComputeWorkgroupSizeZ} {
+		if wg[i] > max {
+			return fmt.Errorf("entry point %s: @workgroup_size %v: %c is %d, more than maxComputeWorkgroupSize%c %d", ep.Name, wg, "xyz"[i], wg[i], "XYZ"[i], max)
+		}
+	}
+	if n := uint64(wg[0]) * uint64(wg[1]) * uint64(wg[2]); n > uint64(lim.MaxComputeInvocationsPerWorkgroup) {
+		return fmt.Errorf("entry point %s: @workgroup_size %v is %d invocations, more than maxComputeInvocationsPerWorkgroup %d", ep.Name, wg, n, lim.MaxComputeInvocationsPerWorkgroup)
+	}
+	return nil
+}
+
+func listOrNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
