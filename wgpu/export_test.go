@@ -82,3 +82,10 @@ func BindOverridesForTest(src string, constants map[string]float64) string {
 	}
 	return out
 }
+
+// BindGroups is how many bind groups the device caches.
+func BindGroups(d *Device) int {
+	d.bgMu.Lock()
+	defer d.bgMu.Unlock()
+	return len(d.bindGroups)
+}
