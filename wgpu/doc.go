@@ -59,10 +59,45 @@
 // alone; else the process's XDG_RUNTIME_DIR is set to a private directory
 // (mode 0700) under os.TempDir, streamgate-xdg-<uid>.
 //
+// # Today's WGSL on an old compiler
+//
+// The driver's shader compiler is the naga inside wgpu-native 0.17 (about
+// 0.13, from 2023), which refuses much of today's WGSL. A kernel's source
+// is therefore lowered before the driver sees it ([CheckModule] says how,
+// and shows the result): the front-end's safety limits run first; the
+// module's override constants take the kernel's values
+// (gpu.Kernel.WithConstants, by name or @id; a pipeline is cached per set
+// of values); a current compiler, naga 30 compiled to WebAssembly and run
+// in-process under wazero (package wgpu/internal/naga), validates it by
+// today's rules — its diagnostics carry the line and column of the user's
+// source — and writes it back as WGSL with abstract literals concretized
+// and const-expressions evaluated; built-ins the old compiler lacks (the
+// packed 4x8-bit functions) are polyfilled, and array values indexed by a
+// non-constant are indexed through variables. The sandbox starts once per
+// process, on the first compile (about a second; a few milliseconds when
+// wazero's compilation cache under the user cache directory is warm), and
+// a lowered source is cached by content.
+//
+// # Errors
+//
+// One [ErrorType] per rule broken, whoever saw it: [ErrorTypeValidation]
+// for a WebGPU or WGSL rule (invalid WGSL, a missing or non-compute entry
+// point, a binding too small or without the usage its kind needs, the
+// wrong number of buffers, aliasing a read_write binding) whether the
+// front-end, Launch or the driver checked it — the message says which;
+// [ErrorTypeLimit] for a device limit or a front-end safety limit;
+// [ErrorTypeUnsupported] for what the driver cannot do (enable f16,
+// subgroups, timestamps on a device without them); [ErrorTypeInvalidArgument]
+// only for what a Go caller alone can get wrong (nil, a buffer of another
+// device, a released buffer, a negative length).
+//
 // # Limitations
 //
-// Kernels bind buffers only, in @group(0), numbered @binding(0..n-1), up to
-// the device's maxBindingsPerBindGroup, declared as var<storage, read>,
-// var<storage, read_write> or var<uniform> (see [ParseKernel]). Override
-// constants are not supported.
+// Kernels bind buffers only (var<storage, read>, var<storage, read_write>,
+// var<uniform>), in any @group below maxBindGroups, numbered with gaps or
+// not: [Device.Launch] takes them in (group, binding) order of the bindings
+// the entry point statically uses. Textures, samplers and storage textures
+// are refused with an error naming the variable. Extensions the driver's
+// compiler predates (enable f16, subgroup operations) are refused as
+// [ErrorTypeUnsupported]; 64-bit types and float atomics are not WebGPU.
 package wgpu

@@ -1,6 +1,6 @@
 // Streamgate is streamgate's command: it runs a real GPU workload the way a
-// production Go program uses the library, and describes the machine's
-// WebGPU adapters.
+// production Go program uses the library, describes the machine's WebGPU
+// adapters, and checks WGSL kernels.
 //
 // Usage:
 //
@@ -25,6 +25,12 @@
 //	tune import  JSON lines written by tune export into the tune cache
 //	             (-cache, -i); a line of another cache version or a
 //	             malformed one is refused by number, and nothing is stored
+//	wgsl check  WGSL files checked as a compile checks them, without a
+//	            device: each one's entry points, their stage, workgroup
+//	            size and buffer bindings (group, binding, name, kind, WGSL
+//	            type, minimum size), or its errors as FILE:LINE:COL:
+//	            message (-D name=value: override constants; -lowered: the
+//	            source the driver gets; -json: one JSON object per file)
 //	help    usage, or a command's flags
 //
 // Run "streamgate help <command>" for a command's flags.

@@ -4,9 +4,8 @@ package main
 
 import (
 	"context"
+	_ "embed"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
@@ -14,225 +13,25 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// The kernels of the warmup workload. Each is a template: $NAME is replaced
-// by a constant (tile, workgroup size) before it compiles, since the wgpu
-// service does not support override constants. Every kernel takes its
-// sizes from a uniform vec4<u32>, so one pipeline serves every shape.
-
-// matmulNaiveWGSL: one invocation per element of C, a $T×$T workgroup.
-const matmulNaiveWGSL = `
-@group(0) @binding(0) var<uniform> dims: vec4<u32>; // M, N, K
-@group(0) @binding(1) var<storage, read> a: array<f32>;
-@group(0) @binding(2) var<storage, read> b: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
-
-@compute @workgroup_size($T, $T)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-	let m = dims.x;
-	let n = dims.y;
-	let k = dims.z;
-	let row = gid.y;
-	let col = gid.x;
-	if (row >= m || col >= n) {
-		return;
-	}
-	var acc: f32 = 0.0;
-	for (var p: u32 = 0u; p < k; p = p + 1u) {
-		acc = acc + a[row * k + p] * b[p * n + col];
-	}
-	c[row * n + col] = acc;
-}
-`
-
-// matmulTiledWGSL: a $T×$T workgroup computes a $T×$T block of C, staging
-// $T×$T tiles of A and B in workgroup memory.
-const matmulTiledWGSL = `
-@group(0) @binding(0) var<uniform> dims: vec4<u32>; // M, N, K
-@group(0) @binding(1) var<storage, read> a: array<f32>;
-@group(0) @binding(2) var<storage, read> b: array<f32>;
-@group(0) @binding(3) var<storage, read_write> c: array<f32>;
-
-var<workgroup> ta: array<f32, $TT>;
-var<workgroup> tb: array<f32, $TT>;
-
-@compute @workgroup_size($T, $T)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-	let m = dims.x;
-	let n = dims.y;
-	let k = dims.z;
-	let row = wid.y * $Tu + lid.y;
-	let col = wid.x * $Tu + lid.x;
-	let at = lid.y * $Tu + lid.x;
-	var acc: f32 = 0.0;
-	let tiles = (k + $Tu - 1u) / $Tu;
-	for (var t: u32 = 0u; t < tiles; t = t + 1u) {
-		let ak = t * $Tu + lid.x;
-		if (row < m && ak < k) {
-			ta[at] = a[row * k + ak];
-		} else {
-			ta[at] = 0.0;
-		}
-		let bk = t * $Tu + lid.y;
-		if (bk < k && col < n) {
-			tb[at] = b[bk * n + col];
-		} else {
-			tb[at] = 0.0;
-		}
-		workgroupBarrier();
-		for (var p: u32 = 0u; p < $Tu; p = p + 1u) {
-			acc = acc + ta[lid.y * $Tu + p] * tb[p * $Tu + lid.x];
-		}
-		workgroupBarrier();
-	}
-	if (row < m && col < n) {
-		c[row * n + col] = acc;
-	}
-}
-`
-
-// softmaxRowWGSL: one invocation per row, $W rows per workgroup.
-const softmaxRowWGSL = `
-@group(0) @binding(0) var<uniform> dims: vec4<u32>; // rows, cols
-@group(0) @binding(1) var<storage, read> x: array<f32>;
-@group(0) @binding(2) var<storage, read_write> y: array<f32>;
-
-@compute @workgroup_size($W)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
-	let rows = dims.x;
-	let cols = dims.y;
-	let r = gid.x;
-	if (r >= rows) {
-		return;
-	}
-	let base = r * cols;
-	var mx: f32 = x[base];
-	for (var j: u32 = 1u; j < cols; j = j + 1u) {
-		mx = max(mx, x[base + j]);
-	}
-	var sum: f32 = 0.0;
-	for (var j: u32 = 0u; j < cols; j = j + 1u) {
-		let e = exp(x[base + j] - mx);
-		y[base + j] = e;
-		sum = sum + e;
-	}
-	let inv = 1.0 / sum;
-	for (var j: u32 = 0u; j < cols; j = j + 1u) {
-		y[base + j] = y[base + j] * inv;
-	}
-}
-`
-
-// softmaxGroupWGSL: one workgroup of $W invocations per row; the row's max
-// and sum are tree reductions in workgroup memory.
-const softmaxGroupWGSL = `
-@group(0) @binding(0) var<uniform> dims: vec4<u32>; // rows, cols
-@group(0) @binding(1) var<storage, read> x: array<f32>;
-@group(0) @binding(2) var<storage, read_write> y: array<f32>;
-
-var<workgroup> red: array<f32, $W>;
-
-@compute @workgroup_size($W)
-fn main(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-	let cols = dims.y;
-	let base = wid.x * cols;
-	let t = lid.x;
-	var mx: f32 = -3.4e38;
-	for (var j: u32 = t; j < cols; j = j + $Wu) {
-		mx = max(mx, x[base + j]);
-	}
-	red[t] = mx;
-	workgroupBarrier();
-	for (var s: u32 = $Wu / 2u; s > 0u; s = s / 2u) {
-		if (t < s) {
-			red[t] = max(red[t], red[t + s]);
-		}
-		workgroupBarrier();
-	}
-	let rowMax = red[0];
-	workgroupBarrier();
-	var sum: f32 = 0.0;
-	for (var j: u32 = t; j < cols; j = j + $Wu) {
-		let e = exp(x[base + j] - rowMax);
-		y[base + j] = e;
-		sum = sum + e;
-	}
-	red[t] = sum;
-	workgroupBarrier();
-	for (var s: u32 = $Wu / 2u; s > 0u; s = s / 2u) {
-		if (t < s) {
-			red[t] = red[t] + red[t + s];
-		}
-		workgroupBarrier();
-	}
-	let inv = 1.0 / red[0];
-	for (var j: u32 = t; j < cols; j = j + $Wu) {
-		y[base + j] = y[base + j] * inv;
-	}
-}
-`
-
-// reduceWGSL: a two-pass sum. Pass "partials": $G workgroups of $W
-// invocations each sum a grid-strided share of x into partial[group].
-// Pass "total": one workgroup sums the $G partials into out[0].
-const reduceWGSL = `
-@group(0) @binding(0) var<uniform> dims: vec4<u32>; // len
-@group(0) @binding(1) var<storage, read> x: array<f32>;
-@group(0) @binding(2) var<storage, read_write> partial: array<f32>;
-@group(0) @binding(3) var<storage, read_write> out: array<f32>;
-
-var<workgroup> red: array<f32, $W>;
-
-fn reduceGroup(t: u32) {
-	workgroupBarrier();
-	for (var s: u32 = $Wu / 2u; s > 0u; s = s / 2u) {
-		if (t < s) {
-			red[t] = red[t] + red[t + s];
-		}
-		workgroupBarrier();
-	}
-}
-
-@compute @workgroup_size($W)
-fn partials(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-	let n = dims.x;
-	let t = lid.x;
-	var sum: f32 = 0.0;
-	for (var i: u32 = wid.x * $Wu + t; i < n; i = i + $GWu) {
-		sum = sum + x[i];
-	}
-	red[t] = sum;
-	reduceGroup(t);
-	if (t == 0u) {
-		partial[wid.x] = red[0];
-	}
-}
-
-@compute @workgroup_size($W)
-fn total(@builtin(local_invocation_id) lid: vec3<u32>) {
-	let t = lid.x;
-	var sum: f32 = 0.0;
-	for (var i: u32 = t; i < $Gu; i = i + $Wu) {
-		sum = sum + partial[i];
-	}
-	red[t] = sum;
-	reduceGroup(t);
-	if (t == 0u) {
-		out[0] = red[0];
-	}
-}
-`
-
-// expand replaces each $NAME in src by its value (longest names first, so
-// $TT is not read as $T followed by T).
-func expand(src string, vars map[string]int) string {
-	var pairs []string
-	for _, name := range []string{"GW", "TT", "G", "T", "W"} {
-		if v, ok := vars[name]; ok {
-			pairs = append(pairs, "$"+name+"u", strconv.Itoa(v)+"u", "$"+name, strconv.Itoa(v))
-		}
-	}
-	return strings.NewReplacer(pairs...).Replace(src)
-}
+// The kernels of the warmup workload, one WGSL file each under kernels/.
+// A kernel's variants (tile, workgroup size, workgroup count) are one
+// source and the values of its override constants, set with
+// [gpu.Kernel.WithConstants]; each set of values compiles to its own
+// pipeline. Every kernel takes its sizes from a uniform vec4<u32>, so one
+// pipeline serves every shape. "streamgate wgsl check kernels/*.wgsl"
+// prints their entry points and bindings.
+var (
+	//go:embed kernels/matmul_naive.wgsl
+	matmulNaiveWGSL string // override T: a T×T workgroup, one invocation per element of C
+	//go:embed kernels/matmul_tiled.wgsl
+	matmulTiledWGSL string // override T: a T×T workgroup and T×T tiles in workgroup memory
+	//go:embed kernels/softmax_row.wgsl
+	softmaxRowWGSL string // override W: one invocation per row, W rows per workgroup
+	//go:embed kernels/softmax_group.wgsl
+	softmaxGroupWGSL string // override W: one workgroup of W invocations per row
+	//go:embed kernels/reduce.wgsl
+	reduceWGSL string // overrides W, G: entry points partials and total
+)
 
 // maxPartials is the most partial sums a reduce candidate writes: the size
 // of the partial buffer.
@@ -244,8 +43,8 @@ const maxPartials = 256
 type op struct {
 	name    string
 	tune    tune.Op
-	args    []gpu.Buffer // the step's buffers, in binding order
-	kernels int          // distinct kernels over the candidates
+	args    []gpu.Buffer  // the step's buffers, in binding order
+	kernels []*gpu.Kernel // the candidates' kernels, each once
 }
 
 // newInputs returns an Op.NewInputs that makes buffers for the
@@ -364,7 +163,7 @@ func newWorkload(d *wgpu.Device, sh shape, seed uint64) (w *workload, a, b []flo
 	}
 	w.ops = []op{w.matmulOp(), w.softmaxOp(), w.reduceOp()}
 	for _, o := range w.ops {
-		w.kernels += o.kernels
+		w.kernels += len(o.kernels)
 	}
 	return w, a, b, nil
 }
@@ -398,12 +197,12 @@ func (w *workload) matmulOp() op {
 		{"tiled-8", matmulTiledWGSL, 8, true},
 		{"tiled-16", matmulTiledWGSL, 16, true},
 	} {
-		k := gpu.NewKernel("matmul/"+v.name, expand(v.src, map[string]int{"T": v.tile, "TT": v.tile * v.tile}), "main")
+		k := gpu.NewKernel("matmul/"+v.name, v.src, "main").WithConstants(map[string]float64{"T": float64(v.tile)})
 		wg := [3]uint32{ceilDiv(w.N, v.tile), ceilDiv(w.M, v.tile), 1}
 		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: v.name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 			return c.Launch(k, wg, in...) // dims, a, b, c
 		}})
-		o.kernels++
+		o.kernels = append(o.kernels, k)
 	}
 	return o
 }
@@ -413,18 +212,19 @@ func (w *workload) matmulOp() op {
 func (w *workload) softmaxOp() op {
 	o := op{name: "softmax", args: []gpu.Buffer{w.smDims, w.c, w.s}}
 	o.tune = tune.Op{Key: "softmax/" + w.class(w.M, w.N), NewInputs: w.newInputs(w.smDimsData(), w.c, w.s)}
-	rowK := gpu.NewKernel("softmax/thread-per-row", expand(softmaxRowWGSL, map[string]int{"W": 64}), "main")
+	const rowWG = 64 // rows per workgroup
+	rowK := gpu.NewKernel("softmax/thread-per-row", softmaxRowWGSL, "main").WithConstants(map[string]float64{"W": rowWG})
 	o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: "thread-per-row", Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
-		return c.Launch(rowK, [3]uint32{ceilDiv(w.M, 64), 1, 1}, in...) // dims, x, y
+		return c.Launch(rowK, [3]uint32{ceilDiv(w.M, rowWG), 1, 1}, in...) // dims, x, y
 	}})
-	o.kernels++
+	o.kernels = append(o.kernels, rowK)
 	for _, wgSize := range []int{64, 256} {
 		name := fmt.Sprintf("group-per-row-%d", wgSize)
-		k := gpu.NewKernel("softmax/"+name, expand(softmaxGroupWGSL, map[string]int{"W": wgSize}), "main")
+		k := gpu.NewKernel("softmax/"+name, softmaxGroupWGSL, "main").WithConstants(map[string]float64{"W": float64(wgSize)})
 		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 			return c.Launch(k, [3]uint32{uint32(w.M), 1, 1}, in...) // dims, x, y
 		}})
-		o.kernels++
+		o.kernels = append(o.kernels, k)
 	}
 	return o
 }
@@ -436,18 +236,20 @@ func (w *workload) reduceOp() op {
 	o.tune = tune.Op{Key: "reduce/" + w.class(w.M*w.N), NewInputs: w.newInputs(w.sumDimsData(), w.s, w.partial, w.out)}
 	for _, v := range []struct{ wg, groups int }{{64, 64}, {256, 64}, {256, 256}} {
 		name := fmt.Sprintf("2pass-wg%d-g%d", v.wg, v.groups)
-		src := expand(reduceWGSL, map[string]int{"W": v.wg, "G": v.groups, "GW": v.wg * v.groups})
-		partials := gpu.NewKernel("reduce/"+name+"/partials", src, "partials")
-		total := gpu.NewKernel("reduce/"+name+"/total", src, "total")
+		consts := map[string]float64{"W": float64(v.wg), "G": float64(v.groups)}
+		partials := gpu.NewKernel("reduce/"+name+"/partials", reduceWGSL, "partials").WithConstants(consts)
+		total := gpu.NewKernel("reduce/"+name+"/total", reduceWGSL, "total").WithConstants(consts)
 		groups := uint32(v.groups)
 		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
-			// in: dims, x, partial, out
-			if err := c.Launch(partials, [3]uint32{groups, 1, 1}, in...); err != nil {
+			// in: dims, x, partial, out. A launch binds the buffers its
+			// entry point uses, in binding order: partials reads dims and
+			// x and writes partial; total reads partial and writes out.
+			if err := c.Launch(partials, [3]uint32{groups, 1, 1}, in[:3]...); err != nil {
 				return err
 			}
-			return c.Launch(total, [3]uint32{1, 1, 1}, in...)
+			return c.Launch(total, [3]uint32{1, 1, 1}, in[2:]...)
 		}})
-		o.kernels += 2
+		o.kernels = append(o.kernels, partials, total)
 	}
 	return o
 }

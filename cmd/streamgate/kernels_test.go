@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,9 +19,53 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-func TestExpand(t *testing.T) {
-	got := expand("$TT $T $Tu $GWu $G $Gu $W", map[string]int{"T": 8, "TT": 64, "G": 4, "GW": 256, "W": 64})
-	assert.Equal(t, "64 8 8u 256u 4 4u 64", got)
+// TestKernelsCheck checks every candidate kernel as a compile would, without
+// a device: its constants set its workgroup size, and it binds the buffers
+// its op passes, in order.
+func TestKernelsCheck(t *testing.T) {
+	d := gputest.Open(t)
+	w, _, _, err := newWorkload(d, shape{M: 8, N: 8, K: 8}, 1)
+	require.NoError(t, err)
+	defer w.release()
+	type want struct {
+		wg       [3]uint32
+		bindings string // the op's buffers the kernel binds, in order
+	}
+	const mm, sm = "dims a b c", "dims x y"
+	wants := map[string]want{
+		"matmul/naive-8x8":                 {[3]uint32{8, 8, 1}, mm},
+		"matmul/naive-16x16":               {[3]uint32{16, 16, 1}, mm},
+		"matmul/tiled-8":                   {[3]uint32{8, 8, 1}, mm},
+		"matmul/tiled-16":                  {[3]uint32{16, 16, 1}, mm},
+		"softmax/thread-per-row":           {[3]uint32{64, 1, 1}, sm},
+		"softmax/group-per-row-64":         {[3]uint32{64, 1, 1}, sm},
+		"softmax/group-per-row-256":        {[3]uint32{256, 1, 1}, sm},
+		"reduce/2pass-wg64-g64/partials":   {[3]uint32{64, 1, 1}, "dims x partial"},
+		"reduce/2pass-wg64-g64/total":      {[3]uint32{64, 1, 1}, "partial out"},
+		"reduce/2pass-wg256-g64/partials":  {[3]uint32{256, 1, 1}, "dims x partial"},
+		"reduce/2pass-wg256-g64/total":     {[3]uint32{256, 1, 1}, "partial out"},
+		"reduce/2pass-wg256-g256/partials": {[3]uint32{256, 1, 1}, "dims x partial"},
+		"reduce/2pass-wg256-g256/total":    {[3]uint32{256, 1, 1}, "partial out"},
+	}
+	seen := 0
+	for _, o := range w.ops {
+		for _, k := range o.kernels {
+			t.Run(k.Name(), func(t *testing.T) {
+				seen++
+				info, err := wgpu.CheckKernel(context.Background(), k, d.Limits())
+				require.NoError(t, err)
+				want, ok := wants[k.Name()]
+				require.True(t, ok, "no want for %s", k)
+				assert.Equal(t, want.wg, info.WorkgroupSize, "CheckKernel(%s).WorkgroupSize", k)
+				var names []string
+				for _, b := range info.Bindings {
+					names = append(names, b.Name)
+				}
+				assert.Equal(t, want.bindings, strings.Join(names, " "), "CheckKernel(%s).Bindings", k)
+			})
+		}
+	}
+	assert.Equal(t, len(wants), seen, "kernels checked")
 }
 
 // TestCandidatesCorrect runs every candidate of every op on its own and

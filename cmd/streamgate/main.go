@@ -17,6 +17,11 @@ import (
 type command struct {
 	name    string // one word, or two for a command's subcommand ("tune export")
 	summary string // one line for the usage
+	// args names the command's positional arguments in its usage
+	// ("FILE..."); empty for a command that takes none, whose arguments
+	// after the flags are a usage error. A command with args reads them
+	// from its flag set.
+	args string
 	// flags returns the command's flag set, its flags bound to fresh
 	// variables, and the function that runs the command once they are
 	// parsed.
@@ -85,7 +90,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	if fs.NArg() > 0 {
+	if fs.NArg() > 0 && c.args == "" {
 		fmt.Fprintf(stderr, "streamgate %s: unexpected arguments: %s\n", name, strings.Join(fs.Args(), " "))
 		fs.Usage()
 		return 2
