@@ -16,8 +16,8 @@ const (
 
 // Error is the error [Lower] returns for a source naga rejects and for a
 // failure of the sandbox. Parse and validate errors are deterministic: the
-// same source always gets the same Error. An Error is not modified after
-// Lower returns it; each call returns its own copy.
+// same source always gets the same Error. Each call returns its own copy,
+// which nothing else modifies: the caller may keep, read and change it.
 type Error struct {
 	// Stage is the step that failed: StageParse, StageValidate,
 	// StageWrite or StageSandbox.

@@ -10,9 +10,11 @@ import (
 var results = newResultCache()
 
 // Lower parses source as WGSL and validates it by naga 30's rules, then
-// writes the module back out as WGSL: abstract literals made concrete,
-// constants and const-expressions evaluated, for loops and switch cases in
-// the forms naga 0.13 reads.
+// writes the module back out as WGSL, the form naga 30's WGSL back end
+// emits: every literal concrete (0f, 1u), constants and const-expressions
+// evaluated (array<f32, 512>, @workgroup_size(64, 1, 1)), for loops as
+// loop with continuing, const declarations inlined and dropped. Override
+// declarations stay as they are.
 //
 // Lower is safe for concurrent use by multiple goroutines; calls run in
 // parallel on up to GOMAXPROCS sandbox instances and wait for one beyond
@@ -20,11 +22,13 @@ var results = newResultCache()
 // a second without a warm compilation cache; calls made meanwhile wait for
 // it.
 //
-// A source naga rejects returns an [*Error] of stage StageParse,
+// A source naga rejects returns an [*Error] of stage StageParse (naga 30's
+// front end also type-checks: let x: u32 = 1.5 fails here),
 // StageValidate or StageWrite, with naga's position and message. Any
-// failure of the sandbox (a trap in the wasm, the 1 GiB memory limit, a
-// failed start) returns an *Error of stage StageSandbox; the process is
-// not harmed, and the instance that failed is dropped.
+// failure of the sandbox returns an *Error of stage StageSandbox: a trap
+// in the wasm (naga's own 1 MiB stack overflows on an expression nested
+// some 1000 to 2000 deep and traps), the 1 GiB memory limit, a failed
+// start. The process is not harmed; the instance that failed is dropped.
 //
 // Results and naga's rejections are cached by the source's SHA-256, so a
 // repeated source costs a hash and a map lookup. Sandbox errors are not

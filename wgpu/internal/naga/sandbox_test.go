@@ -14,7 +14,9 @@ import (
 // directory that fills, that is warm, that is damaged, and that cannot be
 // made. None may fail the caller.
 func TestCompilationCache(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
+		// The start is one goroutine's work; the race detector adds
+		// nothing here but seconds per compilation.
 		t.Skip("compiles the module several times")
 	}
 	dir := t.TempDir()
@@ -32,7 +34,7 @@ func TestCompilationCache(t *testing.T) {
 		})
 		return n
 	}
-	defer naga.SetCacheDir("")()
+	defer naga.SetCacheDir("")() // restores the run's directory
 	defer naga.ResetSandbox()
 	for _, tc := range []struct {
 		name, dir string

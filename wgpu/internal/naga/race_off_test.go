@@ -1,0 +1,5 @@
+//go:build !race
+
+package naga_test
+
+const raceEnabled = false
