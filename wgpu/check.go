@@ -260,31 +260,39 @@ func driverSupports(source, lowered string) error {
 			continue
 		}
 		ext := strings.TrimSuffix(strings.TrimSpace(rest), ";")
-		return fmt.Errorf("%s: enable %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no %s extension", positionOf(source, "\nenable"), ext, ext)
+		return fmt.Errorf("%s: enable %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no %s extension", positionOf(source, directiveOffset(source, "enable")), ext, ext)
 	}
 	for _, w := range []string{"subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups", "subgroupBallot", "subgroupAdd", "subgroupBroadcast", "subgroupShuffle", "subgroupElect", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupMin", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupBarrier"} {
 		if strings.Contains(lowered, w) {
-			return fmt.Errorf("%s: %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations", positionOf(source, w), w)
+			return fmt.Errorf("%s: %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations", positionOf(source, strings.Index(source, w)), w)
 		}
 	}
 	return nil
 }
 
-// positionOf is "wgsl:LINE:COL" of the first occurrence of w in source, or
-// "wgsl" when there is none.
-func positionOf(source, w string) string {
-	i := strings.Index(source, w)
-	if i < 0 {
-		if w = strings.TrimPrefix(w, "\n"); !strings.HasPrefix(source, w) {
-			return "wgsl"
-		}
-		i = 0
-	} else if w[0] == '\n' {
-		i++
+// positionOf is "wgsl:LINE:COL" of byte offset off of source, or "wgsl"
+// for a negative off (the thing was not found there).
+func positionOf(source string, off int) string {
+	if off < 0 {
+		return "wgsl"
 	}
-	line := 1 + strings.Count(source[:i], "\n")
-	col := 1 + utf8.RuneCountInString(source[strings.LastIndexByte(source[:i], '\n')+1:i])
+	line := 1 + strings.Count(source[:off], "\n")
+	col := 1 + utf8.RuneCountInString(source[strings.LastIndexByte(source[:off], '\n')+1:off])
 	return fmt.Sprintf("wgsl:%d:%d", line, col)
+}
+
+// directiveOffset is the offset of the first line of source that starts
+// with the directive word (blanks before it allowed), or -1.
+func directiveOffset(source, word string) int {
+	off := 0
+	for line := range strings.Lines(source) {
+		trimmed := strings.TrimLeft(line, " \t")
+		if strings.HasPrefix(trimmed, word+" ") {
+			return off + len(line) - len(trimmed)
+		}
+		off += len(line)
+	}
+	return -1
 }
 
 // bindingOf converts a binding of the front-end.

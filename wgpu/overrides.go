@@ -44,10 +44,9 @@ func bindOverrides(source string, m *wgsl.Module, constants map[string]float64) 
 		}
 	}
 	for _, o := range m.Overrides {
-		v, key, ok := constants[o.Name], o.Name, false
-		if _, ok = constants[o.Name]; ok {
-			used[o.Name] = true
-		}
+		v, ok := constants[o.Name]
+		key := o.Name
+		used[o.Name] = ok
 		if o.HasID {
 			id := strconv.FormatUint(uint64(o.ID), 10)
 			if iv, idOK := constants[id]; idOK {
@@ -62,7 +61,7 @@ func bindOverrides(source string, m *wgsl.Module, constants map[string]float64) 
 			return "", false, fmt.Errorf("override %s has no default and the kernel's constants give it no value (WithConstants)", o.Name)
 		}
 		blank(o.IDAttr)
-		edits = append(edits, edit{o.Keyword.Start, o.Keyword.End, "const   "[:max(len("const"), o.Keyword.End-o.Keyword.Start)]})
+		edits = append(edits, edit{o.Keyword.Start, o.Keyword.End, "const   "}) // as long as "override"
 		if !ok {
 			continue
 		}
@@ -91,7 +90,7 @@ func bindOverrides(source string, m *wgsl.Module, constants map[string]float64) 
 		}
 	}
 	for k := range constants {
-		if !used[k] {
+		if !used[k] { // a name set by @id is marked above
 			names := make([]string, len(m.Overrides))
 			for i, o := range m.Overrides {
 				names[i] = o.Name

@@ -47,12 +47,10 @@ var typeWords = map[string]bool{
 // value at its uses) a module-scope variable holding it, indexed instead,
 // and turns a module-scope array const indexed so into such a variable.
 func hoistConstArrays(lowered string) (string, bool) {
-	changed := false
 	for _, m := range constDecl.FindAllStringSubmatchIndex(lowered, -1) {
 		name := lowered[m[2]:m[3]]
 		if indexedDynamically(lowered[m[1]:], name) {
 			lowered = lowered[:m[0]] + "var<private>" + lowered[m[0]+len("const"):]
-			changed = true
 			// Offsets after m moved: start over.
 			out, _ := hoistConstArrays(lowered)
 			return out, true
@@ -93,7 +91,7 @@ func hoistConstArrays(lowered string) (string, bool) {
 		last = end + 1
 	}
 	if n == 0 {
-		return lowered, changed
+		return lowered, false
 	}
 	b.WriteString(lowered[last:])
 	return hoisted.String() + b.String(), true

@@ -1,0 +1,34 @@
+package wgpu_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+// TestCheckModuleUnsupported: valid WGSL that the driver's compiler has no
+// way to run is refused as Unsupported at the user's line and column, not
+// with the old compiler's parse error.
+func TestCheckModuleUnsupported(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"enable-f16", "// we enable f16 below\nenable f16;\n@group(0) @binding(0) var<storage, read_write> x: array<f16>;\n@compute @workgroup_size(1) fn main() { x[0] = 1.0h; }",
+			"wgsl:2:1: enable f16"},
+		{"subgroups", "enable subgroups;\n@group(0) @binding(0) var<storage, read_write> x: array<u32>;\n@compute @workgroup_size(32) fn main(@builtin(subgroup_invocation_id) i: u32) { x[i] = i; }",
+			"subgroup"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := wgpu.CheckModule(context.Background(), tc.src, nil, wgpu.Limits{})
+			var we *wgpu.Error
+			if !errors.As(err, &we) || (we.Type != wgpu.ErrorTypeUnsupported && we.Type != wgpu.ErrorTypeValidation) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("CheckModule = %v, want an Unsupported error containing %q", err, tc.want)
+			}
+			if tc.name == "enable-f16" && we.Type != wgpu.ErrorTypeUnsupported {
+				t.Errorf("CheckModule type = %v, want Unsupported", we.Type)
+			}
+		})
+	}
+}
