@@ -138,3 +138,31 @@ func TestLimitErrorsAreKindLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestFunctionTokens: one function body past MaxFunctionTokens is a limit
+// error naming the function; the same statements split into functions are
+// accepted (the compiler's time grows with the square of one body).
+func TestFunctionTokens(t *testing.T) {
+	var one, split strings.Builder
+	one.WriteString("fn big() -> i32 { var x = 0;")
+	for i := range 4000 {
+		one.WriteString(" x = x + 1;")
+		if i%100 == 0 {
+			if i > 0 {
+				split.WriteString(" return x; }\n")
+			}
+			split.WriteString("fn f" + strings.Repeat("a", i/100+1) + "() -> i32 { var x = 0;")
+		}
+		split.WriteString(" x = x + 1;")
+	}
+	one.WriteString(" return x; }")
+	split.WriteString(" return x; }")
+	_, err := wgsl.Parse(one.String(), wgsl.Limits{})
+	e, ok := err.(*wgsl.Error)
+	if !ok || e.Kind != wgsl.KindLimit || !strings.Contains(e.Msg, "fn big") {
+		t.Errorf("Parse(one body of 4000 statements) = %v, want a KindLimit error naming fn big", err)
+	}
+	if _, err := wgsl.Parse(split.String(), wgsl.Limits{}); err != nil {
+		t.Errorf("Parse(4000 statements in 40 functions) = %v, want nil", err)
+	}
+}

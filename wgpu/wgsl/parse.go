@@ -541,6 +541,9 @@ func (p *parser) parseFn(d *decl) error {
 	}
 	end = p.matching(p.i)
 	d.body = span{p.i + 1, end}
+	if n := end - p.i - 1; n > p.lim.MaxFunctionTokens {
+		return p.limitf(p.tok().pos, "the body of fn %s has %d tokens, more than the limit of %d (split it into functions)", d.name, n, p.lim.MaxFunctionTokens)
+	}
 	p.i = end + 1
 	return nil
 }
