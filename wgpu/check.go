@@ -227,7 +227,9 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 	// naga writes the entry points in source order, renaming those whose
 	// names it reserves.
 	var loweredEPs []wgsl.EntryPoint
-	if lm, err := wgsl.Parse(lowered, fl); err == nil && len(lm.EntryPoints) == len(m.EntryPoints) {
+	lfl := fl // the lowered source is longer than the user's: its limits were checked there
+	lfl.MaxFunctionTokens, lfl.MaxExpressionTokens, lfl.MaxSourceBytes = 1<<30, 1<<30, 1<<30
+	if lm, err := wgsl.Parse(lowered, lfl); err == nil && len(lm.EntryPoints) == len(m.EntryPoints) {
 		loweredEPs = lm.EntryPoints
 	}
 	mi := &ModuleInfo{Lowered: lowered, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints))}
@@ -262,8 +264,13 @@ func driverSupports(source, lowered string) error {
 		ext := strings.TrimSuffix(strings.TrimSpace(rest), ";")
 		return fmt.Errorf("%s: enable %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no %s extension", positionOf(source, directiveOffset(source, "enable")), ext, ext)
 	}
-	for _, w := range []string{"subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups", "subgroupBallot", "subgroupAdd", "subgroupBroadcast", "subgroupShuffle", "subgroupElect", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupMin", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupBarrier"} {
-		if strings.Contains(lowered, w) {
+	for _, w := range []string{"subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups"} {
+		if strings.Contains(lowered, "@builtin("+w+")") {
+			return fmt.Errorf("%s: @builtin(%s): the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations", positionOf(source, strings.Index(source, w)), w)
+		}
+	}
+	for _, w := range []string{"subgroupBallot", "subgroupAdd", "subgroupMul", "subgroupBroadcast", "subgroupBroadcastFirst", "subgroupShuffle", "subgroupShuffleXor", "subgroupShuffleUp", "subgroupShuffleDown", "subgroupElect", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupMin", "subgroupAnd", "subgroupOr", "subgroupXor", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupExclusiveMul", "subgroupInclusiveMul", "subgroupBarrier", "quadBroadcast", "quadSwapX", "quadSwapY", "quadSwapDiagonal"} {
+		if calls(lowered, w) {
 			return fmt.Errorf("%s: %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations", positionOf(source, strings.Index(source, w)), w)
 		}
 	}

@@ -44,3 +44,15 @@ func TestCheckModuleLongBody(t *testing.T) {
 		t.Fatalf("CheckModule(20,000 statements in one body) = %v, want a Limit error naming fn main", err)
 	}
 }
+
+// TestCheckModuleSubgroupNames: a field or variable merely named like a
+// subgroup built-in is not a use of subgroups.
+func TestCheckModuleSubgroupNames(t *testing.T) {
+	src := `struct P { subgroup_size: u32 }
+@group(0) @binding(0) var<uniform> p: P;
+@group(0) @binding(1) var<storage, read_write> x: array<u32>;
+@compute @workgroup_size(1) fn main() { let num_subgroups = p.subgroup_size; x[0] = num_subgroups; }`
+	if _, err := wgpu.CheckModule(context.Background(), src, nil, wgpu.Limits{}); err != nil {
+		t.Fatalf("CheckModule(names like subgroup built-ins) = %v, want nil", err)
+	}
+}
