@@ -150,9 +150,9 @@ func (b *Buffer) flushUsers(op string) error {
 func (b *Buffer) checkRange(op string, offset, size uint64) error {
 	switch {
 	case offset%4 != 0 || size%4 != 0:
-		return newError(op, ErrorTypeInvalidArgument, "offset %d and length %d must be multiples of 4 (buffer size %d)", offset, size, b.size)
+		return newError(op, ErrorTypeValidation, "offset %d and length %d must be multiples of 4 (buffer size %d)", offset, size, b.size)
 	case offset > b.size || size > b.size-offset:
-		return newError(op, ErrorTypeInvalidArgument, "offset %d + length %d is past the buffer's size %d", offset, size, b.size)
+		return newError(op, ErrorTypeValidation, "offset %d + length %d is past the buffer's size %d", offset, size, b.size)
 	}
 	return nil
 }
@@ -160,7 +160,7 @@ func (b *Buffer) checkRange(op string, offset, size uint64) error {
 // needUsage checks that b has usage u for op.
 func (b *Buffer) needUsage(op string, u BufferUsage, role string) error {
 	if b.usage&u == 0 {
-		return newError(op, ErrorTypeInvalidArgument, "%s buffer's usage %v lacks %s", role, b.usage, "BufferUsage"+u.String())
+		return newError(op, ErrorTypeValidation, "%s buffer's usage %v lacks %s", role, b.usage, "BufferUsage"+u.String())
 	}
 	return nil
 }
@@ -293,16 +293,16 @@ func (b *Buffer) CopyTo(dst *Buffer, srcOff, dstOff, size uint64) error {
 	case dst.d != b.d:
 		return newError(op, ErrorTypeInvalidArgument, "destination buffer belongs to another device")
 	case dst == b:
-		return newError(op, ErrorTypeInvalidArgument, "source and destination are the same buffer")
+		return newError(op, ErrorTypeValidation, "source and destination are the same buffer")
 	}
 	if err := dst.live(op); err != nil {
 		return err
 	}
 	if err := b.checkRange(op, srcOff, size); err != nil {
-		return newError(op, ErrorTypeInvalidArgument, "source: %s", err.(*Error).Message)
+		return newError(op, ErrorTypeValidation, "source: %s", err.(*Error).Message)
 	}
 	if err := dst.checkRange(op, dstOff, size); err != nil {
-		return newError(op, ErrorTypeInvalidArgument, "destination: %s", err.(*Error).Message)
+		return newError(op, ErrorTypeValidation, "destination: %s", err.(*Error).Message)
 	}
 	if err := b.needUsage(op, BufferUsageCopySrc, "the source"); err != nil {
 		return err

@@ -7,23 +7,34 @@ import (
 	"strings"
 )
 
-// ErrorType classifies an [Error].
+// ErrorType classifies an [Error]: one type per rule broken, whoever checked
+// it. A mistake that breaks a WebGPU or WGSL rule has the same type whether
+// this package's front-end or [Device.Launch] refused it before the driver
+// or the driver rejected it at submit; the message says which checker saw
+// it.
 type ErrorType uint8
 
 const (
-	// ErrorTypeValidation: WebGPU validation rejected the call; the message
-	// is the driver's.
+	// ErrorTypeValidation: a WebGPU or WGSL rule was broken: invalid WGSL,
+	// a missing or non-compute entry point, a buffer smaller than its
+	// binding or without the usage its binding or transfer needs, the wrong
+	// number of buffers for a kernel, a read_write binding aliased, a range
+	// past a buffer's end or not 4-aligned. The message is the driver's
+	// where the driver saw it.
 	ErrorTypeValidation ErrorType = iota + 1
 	// ErrorTypeOutOfMemory: the driver ran out of memory.
 	ErrorTypeOutOfMemory
-	// ErrorTypeInternal: an internal driver error.
+	// ErrorTypeInternal: an internal driver error, or the in-process WGSL
+	// compiler's sandbox failed.
 	ErrorTypeInternal
-	// ErrorTypeLimit: the request exceeds one of the device's limits; it was
+	// ErrorTypeLimit: the request exceeds one of the device's limits, or
+	// one of the WGSL front-end's safety limits (see wgsl.Limits); it was
 	// rejected before reaching the driver.
 	ErrorTypeLimit
-	// ErrorTypeInvalidArgument: the call is malformed (a foreign or released
-	// buffer, a wrong number of bindings, an unsupported WGSL declaration);
-	// it was rejected before reaching the driver.
+	// ErrorTypeInvalidArgument: what only a Go caller can get wrong: a nil
+	// kernel, buffer or device, a buffer of another device or another
+	// type, a released or recycled buffer, a negative length, a buffer
+	// size that is not a positive multiple of 4.
 	ErrorTypeInvalidArgument
 	// ErrorTypeUnsupported: the device lacks a feature the call needs.
 	ErrorTypeUnsupported
