@@ -226,11 +226,18 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 	}
 	// naga writes the entry points in source order, renaming those whose
 	// names it reserves.
+	// Reading the lowered source is needed only when one is renamed.
 	var loweredEPs []wgsl.EntryPoint
-	lfl := fl // the lowered source is longer than the user's: its limits were checked there
-	lfl.MaxFunctionTokens, lfl.MaxExpressionTokens, lfl.MaxSourceBytes = 1<<30, 1<<30, 1<<30
-	if lm, err := wgsl.Parse(lowered, lfl); err == nil && len(lm.EntryPoints) == len(m.EntryPoints) {
-		loweredEPs = lm.EntryPoints
+	renamed := false
+	for _, ep := range m.EntryPoints {
+		renamed = renamed || !strings.Contains(lowered, "fn "+ep.Name+"(")
+	}
+	if renamed {
+		lfl := fl // the lowered source is longer than the user's: its limits were checked there
+		lfl.MaxFunctionTokens, lfl.MaxExpressionTokens, lfl.MaxSourceBytes = 1<<30, 1<<30, 1<<30
+		if lm, err := wgsl.Parse(lowered, lfl); err == nil && len(lm.EntryPoints) == len(m.EntryPoints) {
+			loweredEPs = lm.EntryPoints
+		}
 	}
 	mi := &ModuleInfo{Lowered: lowered, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints))}
 	for i, ep := range m.EntryPoints {
