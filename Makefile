@@ -23,23 +23,27 @@ BENCHFLAGS ?=
 DEMOFLAGS ?=
 # Packages that must build without cgo (wgpu: with the same API, whose Open
 # says it needs cgo).
-PURE      := ./lockfree ./registry ./gpu ./client ./tune ./internal/... ./wgpu/... ./metrics ./streamgatetest
+PURE      := ./lockfree ./registry ./gpu ./client ./tune/... ./internal/... ./wgpu/... ./metrics ./streamgatetest
 
 # Tests never skip for want of a GPU adapter here: lavapipe is installed.
 export STREAMGATE_REQUIRE_ADAPTER ?= 1
+# Nor for want of a redis-server (the Redis cache tests start their own).
+export STREAMGATE_REQUIRE_REDIS ?= 1
 
-.PHONY: all deps deps-gpu deps-lint deps-cross test lint unit cross fuzz-smoke bench bench-go fuzz soak demo clean
+.PHONY: all deps deps-gpu deps-lint deps-cross deps-redis test lint unit cross fuzz-smoke bench bench-go fuzz soak demo clean
 
 all: test
 
 # scripts/install-deps.sh installs one step per argument, only what is missing.
-deps: deps-gpu deps-lint deps-cross
+deps: deps-gpu deps-lint deps-cross deps-redis
 deps-gpu:
 	@scripts/install-deps.sh lavapipe
 deps-lint:
 	@scripts/install-deps.sh staticcheck
 deps-cross:
 	@scripts/install-deps.sh mingw
+deps-redis:
+	@scripts/install-deps.sh redis
 
 test: deps lint unit cross fuzz-smoke
 
@@ -47,6 +51,9 @@ lint:
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	@echo "== go mod tidy"; $(GO) mod tidy -diff
 	@echo "== go vet"; $(GO) vet ./...
+	@echo "== tune and metrics link neither SQLite nor Redis (their own packages do)"
+	@out=$$($(GO) list -deps ./tune ./metrics | grep -E '^(modernc.org/sqlite|github.com/redis/go-redis/v9)$$' || true); \
+		if [ -n "$$out" ]; then echo "linked: $$out"; exit 1; fi
 	@echo "== staticcheck"; $(TOOLS)/staticcheck ./...
 	@echo "== pure Go (CGO_ENABLED=0, and GOARCH=386 for 64-bit atomic alignment)"
 	CGO_ENABLED=0 $(GO) build $(PURE)
@@ -93,7 +100,7 @@ soak: deps-gpu
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run 'Cancelled' ./wgpu
 
 # The warm-up pass, then the real run; a second run finds the tune cache.
-# Flags go in DEMOFLAGS, e.g. make demo DEMOFLAGS='-m 512 -steps 5'.
+# Flags go in DEMOFLAGS, e.g. make demo DEMOFLAGS='-layers 2 -steps 5'.
 demo: deps-gpu
 	$(GO) run ./cmd/streamgate warmup $(DEMOFLAGS)
 

@@ -6,8 +6,10 @@
 #   staticcheck  the pinned staticcheck under .tools/bin (make lint)
 #   mingw        the mingw-w64 C compiler for windows/amd64 when
 #                x86_64-w64-mingw32-gcc is missing (make cross)
+#   redis        Debian's redis-server when none is on PATH or in /usr/bin:
+#                the tests of tune/rediscache start their own (make test)
 # Safe to run again: each step does only what is missing.
-# Usage: scripts/install-deps.sh [lavapipe|staticcheck|mingw]...
+# Usage: scripts/install-deps.sh [lavapipe|staticcheck|mingw|redis]...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -56,10 +58,26 @@ mingw() {
 		{ echo "install-deps: gcc-mingw-w64-x86-64 installed but x86_64-w64-mingw32-gcc is not on PATH" >&2; exit 1; }
 }
 
-[ $# -gt 0 ] || set -- lavapipe staticcheck mingw
+have_redis() {
+	command -v redis-server >/dev/null || [ -x /usr/bin/redis-server ]
+}
+
+redis() {
+	have_redis && return
+	echo "install-deps: installing Debian's redis-server for the Redis cache tests"
+	apt_install redis-server
+	have_redis || { echo "install-deps: redis-server installed but not on PATH or in /usr/bin" >&2; exit 1; }
+	# The package starts a system server; the tests start their own on free
+	# ports and need none.
+	if command -v systemctl >/dev/null && systemctl is-active --quiet redis-server 2>/dev/null; then
+		systemctl stop redis-server >/dev/null 2>&1 || true
+	fi
+}
+
+[ $# -gt 0 ] || set -- lavapipe staticcheck mingw redis
 for step in "$@"; do
 	case $step in
-	lavapipe | staticcheck | mingw) "$step" ;;
-	*) echo "install-deps: unknown step $step (want lavapipe, staticcheck or mingw)" >&2; exit 2 ;;
+	lavapipe | staticcheck | mingw | redis) "$step" ;;
+	*) echo "install-deps: unknown step $step (want lavapipe, staticcheck, mingw or redis)" >&2; exit 2 ;;
 	esac
 done

@@ -60,9 +60,21 @@
 //
 // # Cache
 //
-// [OpenCache] opens an SQLite file that several processes may share; it
-// refuses any file that is not a streamgate tune cache rather than
-// overwrite it. Entries are keyed by [CacheKey] (adapter identity, key,
-// candidate names). [Export] and [Import] move entries between machines as
-// versioned JSON lines, so identical machines tune once.
+// A [Tuner] remembers decisions in a [Cache]: [NewMemoryCache] for the
+// process's life; package tune/sqlitecache's file, which several processes
+// may share and which opens read-only when shipped so; package
+// tune/rediscache's Redis in front of a local cache, shared by a fleet. They
+// are packages of their own, so a program links SQLite or Redis only when it
+// asks for them. Entries are keyed by [CacheKey] (adapter identity, key,
+// candidate names), every part kept apart whatever its bytes. [Export] and
+// [Import] move entries between machines as versioned JSON lines, so
+// identical machines tune once. [ShapeKey] builds keys by shape classes, so
+// that shapes that vary (a sequence length) share a tune.
+//
+// # Serving
+//
+// Under [WithNoStall], a caller of a key that another call is tuning runs
+// the op's default candidate at once instead of waiting, and [Tuner.Pick]
+// reports the decision pending. Each measured decision is one Info record
+// on the tuner's logger ([WithLogger]).
 package tune

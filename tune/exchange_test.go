@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
 func entries(t *testing.T, c tune.Cache) map[tune.CacheKey]tune.Entry {
@@ -21,7 +22,7 @@ func entries(t *testing.T, c tune.Cache) map[tune.CacheKey]tune.Entry {
 }
 
 func TestExportImport(t *testing.T) {
-	src, err := tune.OpenCache(filepath.Join(t.TempDir(), "src.db"))
+	src, err := sqlitecache.Open(filepath.Join(t.TempDir(), "src.db"))
 	require.NoError(t, err)
 	defer src.Close()
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -40,9 +41,9 @@ func TestExportImport(t *testing.T) {
 	assert.Equal(t, 3, n)
 	t.Log("\n" + all.String())
 	assert.Equal(t, 3, strings.Count(all.String(), "\n"), "one entry a line")
-	assert.Equal(t, 3, strings.Count(all.String(), `"version":2`))
+	assert.Equal(t, 3, strings.Count(all.String(), `"version":3`))
 
-	dst, err := tune.OpenCache(filepath.Join(t.TempDir(), "dst.db"))
+	dst, err := sqlitecache.Open(filepath.Join(t.TempDir(), "dst.db"))
 	require.NoError(t, err)
 	defer dst.Close()
 	n, err = tune.Import(bytes.NewReader(all.Bytes()), dst)
@@ -66,7 +67,7 @@ func TestImportRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		name, input, want string
 	}{
-		{"another version", good + "\n\n" + strings.Replace(good, `"version":2`, `"version":1`, 1) + "\n", "line 3: cache version 1, want 2"},
+		{"another version", good + "\n\n" + strings.Replace(good, `"version":2`, `"version":1`, 1) + "\n", "line 3: export version 1, want 3"},
 		{"not JSON", good + "\nnot json\n", "line 2: not a JSON object"},
 		{"no version", `{"device":"d"}`, "line 1: no version"},
 		{"unknown field", strings.Replace(good, `"key"`, `"extra":1,"key"`, 1), `line 1: json: unknown field "extra"`},
@@ -84,4 +85,97 @@ func TestImportRefuses(t *testing.T) {
 			assert.Empty(t, entries(t, c), "a refused import stores nothing")
 		})
 	}
+}
+
+// TestIssue22_ExportKeepsEveryByte: key parts and candidate names that are
+// not valid UTF-8 survive Export and Import through an SQLite cache, and
+// two devices that differ only in such bytes keep two entries.
+func TestIssue22_ExportKeepsEveryByte(t *testing.T) {
+	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	stored := map[tune.CacheKey]tune.Entry{
+		{Device: "gpu\xff", Key: "k", Candidates: "c"}:            {Ranking: []string{"a"}, Timing: tune.TimingGPU, Created: created},
+		{Device: "gpu\xfe", Key: "k", Candidates: "c"}:            {Ranking: []string{"a"}, Timing: tune.TimingGPU, Created: created},
+		{Device: "gpu\uFFFD", Key: "k", Candidates: "c"}:          {Ranking: []string{"a"}, Timing: tune.TimingGPU, Created: created},
+		{Device: "d", Key: "op/\x80\x00<&>", Candidates: "\xc3("}: {Ranking: []string{"n\xff", "n\xfe", "ok"}, Timing: tune.TimingWall, Created: created},
+		{Device: "d", Key: `{"base64":"eA=="}`, Candidates: "c"}:  {Ranking: []string{`{"base64":"eA=="}`}, Timing: tune.TimingWall, Created: created},
+	}
+	src, err := sqlitecache.Open(filepath.Join(t.TempDir(), "src.db"))
+	require.NoError(t, err)
+	defer src.Close()
+	for k, e := range stored {
+		require.NoError(t, src.Store(k, e))
+	}
+	require.Equal(t, stored, entries(t, src), "the SQLite cache keeps every byte")
+	var out bytes.Buffer
+	n, err := tune.Export(&out, src, "")
+	require.NoError(t, err)
+	assert.Equal(t, len(stored), n)
+	t.Log("\n" + out.String())
+	assert.Contains(t, out.String(), `"device":{"base64":"Z3B1/w=="}`, "bytes that are not UTF-8 as base64")
+	assert.Contains(t, out.String(), `"device":"gpu�"`, "U+FFFD itself as a string")
+	dst, err := sqlitecache.Open(filepath.Join(t.TempDir(), "dst.db"))
+	require.NoError(t, err)
+	defer dst.Close()
+	n, err = tune.Import(&out, dst)
+	require.NoError(t, err)
+	assert.Equal(t, len(stored), n)
+	assert.Equal(t, stored, entries(t, dst), "every byte of every part arrives")
+
+	// A version-2 line (all parts strings) still imports.
+	mem := tune.NewMemoryCache()
+	_, err = tune.Import(strings.NewReader(`{"version":2,"device":"d","key":"k","candidates":"c","ranking":["a"],"timing":"gpu","created":"2026-01-02T03:04:05Z"}`), mem)
+	require.NoError(t, err)
+	assert.Len(t, entries(t, mem), 1)
+}
+
+// TestIssue22_ExportRefusesWhatImportWould: an entry Import would refuse
+// makes Export write nothing and name it.
+func TestIssue22_ExportRefusesWhatImportWould(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		k    tune.CacheKey
+		e    tune.Entry
+		want string
+	}{
+		{"empty device", tune.CacheKey{Key: "k", Candidates: "c"}, tune.Entry{Ranking: []string{"a"}, Timing: tune.TimingGPU}, "no device"},
+		{"empty ranking", tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}, tune.Entry{Timing: tune.TimingGPU}, "empty ranking"},
+		{"a name twice", tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}, tune.Entry{Ranking: []string{"a", "a"}, Timing: tune.TimingGPU}, `ranking names "a" twice`},
+		{"no timing", tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}, tune.Entry{Ranking: []string{"a"}}, "timing"},
+		{"over-long line", tune.CacheKey{Device: "d", Key: strings.Repeat("k", tune.MaxLine), Candidates: "c"}, tune.Entry{Ranking: []string{"a"}, Timing: tune.TimingGPU}, "over the 1048576 that import reads"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tune.NewMemoryCache()
+			require.NoError(t, c.Store(tune.CacheKey{Device: "a", Key: "good", Candidates: "c"}, tune.Entry{Ranking: []string{"a"}, Timing: tune.TimingGPU}))
+			require.NoError(t, c.Store(tc.k, tc.e))
+			var out bytes.Buffer
+			n, err := tune.Export(&out, c, "")
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.want)
+			assert.Contains(t, err.Error(), "tune: export: entry ")
+			assert.Zero(t, n)
+			assert.Zero(t, out.Len(), "nothing written")
+		})
+	}
+}
+
+// TestIssue22_ImportLongLineNamesIt: a line over MaxLine stores nothing and
+// its error names the line.
+func TestIssue22_ImportLongLineNamesIt(t *testing.T) {
+	good := `{"version":3,"device":"d","key":"k","candidates":"c","ranking":["a"],"timing":"gpu","created":"2026-01-02T03:04:05Z"}`
+	long := `{"version":3,"device":"d","key":"` + strings.Repeat("k", tune.MaxLine) + `","candidates":"c","ranking":["a"],"timing":"gpu","created":"2026-01-02T03:04:05Z"}`
+	c := tune.NewMemoryCache()
+	n, err := tune.Import(strings.NewReader(good+"\n\n"+good+"\n"+long+"\n"+good+"\n"), c)
+	require.Error(t, err)
+	t.Log(err)
+	assert.Contains(t, err.Error(), "tune: import: line 4: longer than 1048576 bytes")
+	assert.Zero(t, n)
+	assert.Empty(t, entries(t, c))
+	// Exactly at the limit, newline included, it is read; a last line
+	// without a newline too.
+	pad := tune.MaxLine - len(good) - 1
+	atLimit := strings.Replace(good, `"key":"k"`, `"key":"k`+strings.Repeat("x", pad)+`"`, 1)
+	require.Len(t, atLimit+"\n", tune.MaxLine)
+	n, err = tune.Import(strings.NewReader(atLimit+"\n"+good), c)
+	require.NoError(t, err)
+	assert.Equal(t, 2, n)
 }

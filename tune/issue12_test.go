@@ -17,6 +17,7 @@ import (
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
 // deadline bounds a test that a regression would hang: it then fails.
@@ -321,7 +322,7 @@ func TestIssue12_CacheKeyPartsApart(t *testing.T) {
 	}{
 		{"memory", func(*testing.T) tune.Cache { return tune.NewMemoryCache() }},
 		{"sqlite", func(t *testing.T) tune.Cache {
-			c, err := tune.OpenCache(t.TempDir() + "/tune.db")
+			c, err := sqlitecache.Open(t.TempDir() + "/tune.db")
 			require.NoError(t, err)
 			t.Cleanup(func() { c.Close() })
 			return c

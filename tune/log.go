@@ -3,40 +3,31 @@ package tune
 import (
 	"context"
 	"log/slog"
+
+	"github.com/streamgate/streamgate/internal/slogwarn"
 )
 
-// defaultLogger is what a Tuner and a cache log to when the program gives
-// no logger: warnings and errors, to whatever slog.Default() is at the
-// time of each message.
-func defaultLogger() *slog.Logger { return slog.New(warnDefault{}) }
+// defaultLogger is what a Tuner logs to when the program gives no logger:
+// warnings and errors, to whatever slog.Default() is at the time of each
+// message.
+func defaultLogger() *slog.Logger { return slogwarn.New() }
 
-// warnDefault is a slog.Handler that passes records at slog.LevelWarn and
-// above to slog.Default()'s handler.
-type warnDefault struct{}
-
-func (warnDefault) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelWarn && slog.Default().Handler().Enabled(ctx, l)
+// logDecision writes one Info record for a measured decision: the key, the
+// winner, the timing method, and each candidate's score, samples and status
+// (with its error when it failed), best first.
+func (t *Tuner) logDecision(ctx context.Context, res *Result) {
+	if !t.log.Enabled(ctx, slog.LevelInfo) {
+		return
+	}
+	cands := make([]any, 0, len(res.Rows))
+	for _, row := range res.Rows {
+		attrs := []any{slog.String("status", row.Status.String()), slog.Duration("score", row.Score), slog.Int("samples", len(row.Samples))}
+		if row.Err != nil {
+			attrs = append(attrs, slog.String("err", firstLine(row.Err.Error())))
+		}
+		cands = append(cands, slog.Group(row.Name, attrs...))
+	}
+	t.log.LogAttrs(ctx, slog.LevelInfo, "tune: decided",
+		slog.String("key", res.Key), slog.String("device", t.device), slog.String("winner", res.Winner),
+		slog.String("timing", res.Timing.String()), slog.Group("candidates", cands...))
 }
-
-func (warnDefault) Handle(ctx context.Context, r slog.Record) error {
-	return slog.Default().Handler().Handle(ctx, r)
-}
-
-func (h warnDefault) WithAttrs(as []slog.Attr) slog.Handler {
-	return minWarn{slog.Default().Handler().WithAttrs(as)}
-}
-
-func (h warnDefault) WithGroup(name string) slog.Handler {
-	return minWarn{slog.Default().Handler().WithGroup(name)}
-}
-
-// minWarn passes records at slog.LevelWarn and above to its handler.
-type minWarn struct{ slog.Handler }
-
-func (h minWarn) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= slog.LevelWarn && h.Handler.Enabled(ctx, l)
-}
-
-func (h minWarn) WithAttrs(as []slog.Attr) slog.Handler { return minWarn{h.Handler.WithAttrs(as)} }
-
-func (h minWarn) WithGroup(name string) slog.Handler { return minWarn{h.Handler.WithGroup(name)} }

@@ -81,16 +81,17 @@ type Result struct {
 	Key      string
 	Timing   Timing   // how the ranking was measured, also when Cached
 	Cached   bool     // the decision came from the cache: nothing was measured
+	Pending  bool     // under WithNoStall: another call is tuning the key; Winner is the op's default, unmeasured
 	Winner   string   // the winning candidate's name
 	Ran      string   // the candidate Run ran: the winner, or the next best after a failure; "" from Pick
 	Rows     []Row    // every candidate, best first, failed last; empty when Cached
 	Warnings []string // e.g. a cache store that failed (also sent to the tuner's logger)
-	ranking  []string // when Cached: the cached ranking
+	ranking  []string // when Cached or Pending: the ranking
 }
 
 // Ranking returns the usable candidates' names, best first.
 func (r *Result) Ranking() []string {
-	if r.Cached {
+	if r.Cached || r.Pending {
 		return slices.Clone(r.ranking)
 	}
 	var out []string
@@ -106,6 +107,10 @@ func (r *Result) Ranking() []string {
 // median, score, status.
 func (r *Result) Table() string {
 	var b strings.Builder
+	if r.Pending {
+		fmt.Fprintf(&b, "%s: being tuned; the default %s runs meanwhile\n", r.Key, r.Winner)
+		return b.String()
+	}
 	if r.Cached {
 		fmt.Fprintf(&b, "%s: cache hit, winner %s (ranking %s, timed by %s); nothing measured\n", r.Key, r.Winner, strings.Join(r.ranking, " > "), r.Timing)
 		return b.String()

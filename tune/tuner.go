@@ -59,6 +59,9 @@ type Op struct {
 	// (no in-place update such as y += a·x). Measurements then run on the
 	// buffers given to Pick or Run. NewInputs, when set, is used instead.
 	Pure bool
+	// Default names the candidate that runs while the key is being tuned,
+	// under [WithNoStall]; "" is the first candidate.
+	Default string
 }
 
 // ErrUnsafeOp is returned for an [Op] with neither NewInputs nor Pure.
@@ -99,10 +102,22 @@ func WithDevice(identity string) Option { return func(t *Tuner) { t.device = ide
 // tuner never draws on a terminal itself.
 func WithProgress(f func(Progress)) Option { return func(t *Tuner) { t.progress = f } }
 
-// WithLogger sends the tuner's warnings (a cache store that failed) to l.
+// WithLogger sends the tuner's warnings (a cache store that failed) and,
+// at Info, one record per decision it measures (key, winner, timing, each
+// candidate's score, samples and status) to l.
 // By default they go to slog.Default(), warnings and above; each Result
 // also lists its own.
 func WithLogger(l *slog.Logger) Option { return func(t *Tuner) { t.log = l } }
+
+// WithNoStall makes a caller of a key that another call chain is tuning
+// not wait for the tune: [Tuner.Run] runs the op's default candidate
+// ([Op.Default], else its first) at once, and [Tuner.Pick] returns that
+// candidate with a Result whose Pending is set. The caller that starts a
+// tune still waits for it, as does one whose key waits for another key's
+// tune to end, and a nested Pick or Run inside a measurement. Without the
+// option every caller of an undecided key waits for its decision: in a
+// server, the first requests after a start stall for the whole tune.
+func WithNoStall() Option { return func(t *Tuner) { t.noStall = true } }
 
 // WithTiming forces the timing method: [TimingWall] even on a service that
 // has GPU timestamps.
@@ -130,6 +145,7 @@ type Tuner struct {
 	device    string                          // written once
 	timer     GPUTimer                        // nil: wall clock; written once
 	forceWall bool                            // written once
+	noStall   bool                            // written once
 	progress  func(Progress)                  // nil: none; written once
 	log       *slog.Logger                    // written once
 	stats     tunerStats                      // atomic counts
@@ -214,7 +230,8 @@ func (t *Tuner) Device() string { return t.device }
 // A candidate that fails to compile or launch, or panics, is skipped and
 // reported in the result; if all fail, the error says why for each. If ctx
 // is done while waiting or measuring, Pick returns ctx.Err() and decides
-// nothing.
+// nothing. Under [WithNoStall], while another call chain tunes the key,
+// Pick returns the op's default candidate and a Result with Pending set.
 func (t *Tuner) Pick(ctx context.Context, op Op, in ...gpu.Buffer) (Candidate, *Result, error) {
 	d, err := t.decide(ctx, op, in)
 	if err != nil {
@@ -306,12 +323,15 @@ func (t *Tuner) decideSlow(ctx context.Context, op Op, in []gpu.Buffer) (*decisi
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		if d, ok := t.lookup(op); ok {
+		if d, ok := t.lookup(ctx, op); ok {
 			return d, nil
 		}
 		t.mu.Lock()
 		f, mine := t.inflight[op.Key], false
 		switch {
+		case f != nil && t.noStall && !holds && slices.Equal(f.names, names):
+			t.mu.Unlock()
+			return pendingDecision(op), nil
 		case f == nil:
 			f, mine = &flight{done: make(chan struct{}), claimed: holds, names: names}, true
 			t.inflight[op.Key] = f
@@ -382,7 +402,7 @@ func (t *Tuner) fly(ctx context.Context, op Op, in []gpu.Buffer, f *flight, hold
 		}
 	}()
 	var ok bool
-	if d, ok = t.lookup(op); !ok { // else decided while this goroutine waited
+	if d, ok = t.lookup(ctx, op); !ok { // else decided while this goroutine waited
 		d, err = t.tune(withLink(ctx, t, op.Key), op, in)
 	}
 	finished = true
@@ -406,12 +426,12 @@ func (t *Tuner) finish(key string, f *flight, d *decision, err error) {
 }
 
 // lookup returns op's decision from memory or the cache.
-func (t *Tuner) lookup(op Op) (*decision, bool) {
+func (t *Tuner) lookup(ctx context.Context, op Op) (*decision, bool) {
 	if d, ok := t.decided.Load(op.Key); ok && d.matches(op.Candidates) {
 		return d, true
 	}
 	names := candidateNames(op.Candidates)
-	e, ok := t.cache.Load(t.cacheKey(op.Key, op.Candidates))
+	e, ok := loadCache(ctx, t.cache, t.cacheKey(op.Key, op.Candidates))
 	if !ok || !t.validRanking(op.Key, e.Ranking, names) {
 		return nil, false
 	}
@@ -444,11 +464,25 @@ func (t *Tuner) tune(ctx context.Context, op Op, callers []gpu.Buffer) (*decisio
 	}
 	t.countTuned()
 	ranking := res.Ranking()
-	if err := t.cache.Store(t.cacheKey(op.Key, op.Candidates), Entry{Ranking: ranking, Timing: res.Timing, Created: time.Now()}); err != nil {
+	t.logDecision(ctx, res)
+	if err := storeCache(ctx, t.cache, t.cacheKey(op.Key, op.Candidates), Entry{Ranking: ranking, Timing: res.Timing, Created: time.Now()}); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 		t.log.Warn("tune: the result is not remembered", "key", op.Key, "err", err)
 	}
 	return newDecision(candidateNames(op.Candidates), ranking, res), nil
+}
+
+// pendingDecision is what a caller of op gets under WithNoStall while
+// another chain tunes it: the default candidate first, then the others in
+// the op's order. It is not stored.
+func pendingDecision(op Op) *decision {
+	names := candidateNames(op.Candidates)
+	def := names[0]
+	if op.Default != "" {
+		def = op.Default
+	}
+	ranking := append([]string{def}, slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == def })...)
+	return newDecision(names, ranking, &Result{Key: op.Key, Pending: true, Winner: def, ranking: ranking})
 }
 
 func newDecision(names, ranking []string, res *Result) *decision {
@@ -520,6 +554,9 @@ func checkOp(op Op) error {
 				return fmt.Errorf("tune: %s: two candidates named %q", op.Key, c.Name)
 			}
 		}
+	}
+	if op.Default != "" && indexOf(op.Candidates, op.Default) < 0 {
+		return fmt.Errorf("tune: %s: the default candidate %q is not one of the candidates", op.Key, op.Default)
 	}
 	if op.NewInputs == nil && !op.Pure {
 		return fmt.Errorf("tune: %s: %w", op.Key, ErrUnsafeOp)

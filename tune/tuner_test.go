@@ -22,6 +22,7 @@ import (
 	"github.com/streamgate/streamgate/internal/fake"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
 // testMain runs the tests, or, in a child process of TestCrossProcessCache,
@@ -29,9 +30,6 @@ import (
 func testMain(m *testing.M) int {
 	if path := os.Getenv("STREAMGATE_TUNE_CHILD"); path != "" {
 		return child(path)
-	}
-	if path := os.Getenv("STREAMGATE_TUNE_OPENS"); path != "" {
-		return opensChild(path)
 	}
 	code := m.Run()
 	if code == 0 {
@@ -68,7 +66,7 @@ func failing(name string, err error) tune.Candidate {
 
 // setup returns a client on a fake service under ProcessCompileAndAutotune:
 // everything discards except what a measurement opens.
-func setup(t *testing.T) (*fake.Service, *client.Client) {
+func setup(t testing.TB) (*fake.Service, *client.Client) {
 	t.Helper()
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
@@ -137,7 +135,7 @@ func TestBadCandidates(t *testing.T) {
 }
 
 func TestCacheHitLaunchesNothing(t *testing.T) {
-	cache, err := tune.OpenCache(filepath.Join(t.TempDir(), "tune.db"))
+	cache, err := sqlitecache.Open(filepath.Join(t.TempDir(), "tune.db"))
 	require.NoError(t, err)
 	defer cache.Close()
 	cands := []tune.Candidate{sleeper("slow", 3*time.Millisecond, nil), sleeper("fast", 300*time.Microsecond, nil)}
@@ -229,23 +227,6 @@ func TestCanceled(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled)
 }
 
-func TestUnwritableCacheDir(t *testing.T) {
-	// A directory that cannot be created: its parent is a file. (chmod
-	// would not stop root, which CI runs as.)
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "file"), nil, 0o644))
-	cache, err := tune.OpenCache(filepath.Join(dir, "file", "sub", "tune.db"))
-	require.Error(t, err)
-	assert.Nil(t, cache, "no usable value with an error: the caller chooses memory")
-	if os.Geteuid() != 0 {
-		ro := filepath.Join(dir, "ro")
-		require.NoError(t, os.Mkdir(ro, 0o500))
-		cache, err := tune.OpenCache(filepath.Join(ro, "tune.db"))
-		assert.Error(t, err, "read-only directory")
-		assert.Nil(t, cache)
-	}
-}
-
 // TestCrossProcessCache runs two real processes on one cache file: the
 // first measures, the second finds the winner and launches nothing.
 func TestCrossProcessCache(t *testing.T) { testCrossProcess(t, "fake") }
@@ -286,7 +267,7 @@ type childReport struct {
 }
 
 func child(path string) int {
-	cache, err := tune.OpenCache(path)
+	cache, err := sqlitecache.Open(path)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 2

@@ -19,6 +19,7 @@ import (
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/sqlitecache"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -116,7 +117,7 @@ func TestGPUCheapWins(t *testing.T) {
 }
 
 func TestGPUCacheHitLaunchesNothing(t *testing.T) {
-	cache, err := tune.OpenCache(filepath.Join(t.TempDir(), "tune.db"))
+	cache, err := sqlitecache.Open(filepath.Join(t.TempDir(), "tune.db"))
 	require.NoError(t, err)
 	defer cache.Close()
 	g := setupGPU(t)

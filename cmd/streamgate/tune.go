@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
 const (
@@ -50,7 +51,7 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 		if _, err := os.Stat(*cachePath); errors.Is(err, iofs.ErrNotExist) {
 			return fail(fmt.Errorf("no tune cache at %s", *cachePath))
 		}
-		c, err := tune.OpenCache(*cachePath)
+		c, err := sqlitecache.Open(*cachePath)
 		if err != nil {
 			return fail(err)
 		}
@@ -99,7 +100,7 @@ func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			defer f.Close()
 			r = f
 		}
-		c, err := tune.OpenCache(*cachePath)
+		c, err := sqlitecache.Open(*cachePath)
 		if err != nil {
 			return fail(err)
 		}

@@ -11,12 +11,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
 // newCache makes a tune cache file holding entries.
 func newCache(t *testing.T, path string, entries map[tune.CacheKey]tune.Entry) {
 	t.Helper()
-	c, err := tune.OpenCache(path)
+	c, err := sqlitecache.Open(path)
 	require.NoError(t, err)
 	defer c.Close()
 	for k, e := range entries {
@@ -26,7 +27,7 @@ func newCache(t *testing.T, path string, entries map[tune.CacheKey]tune.Entry) {
 
 func readCache(t *testing.T, path string) map[tune.CacheKey]tune.Entry {
 	t.Helper()
-	c, err := tune.OpenCache(path)
+	c, err := sqlitecache.Open(path)
 	require.NoError(t, err)
 	defer c.Close()
 	m := map[tune.CacheKey]tune.Entry{}
@@ -55,7 +56,7 @@ func TestTuneExportImport(t *testing.T) {
 	b, err := os.ReadFile(out)
 	require.NoError(t, err)
 	t.Log("\n" + string(b))
-	assert.Equal(t, 3, strings.Count(string(b), `{"version":2,"device":`))
+	assert.Equal(t, 3, strings.Count(string(b), `{"version":3,"device":`))
 
 	dst := filepath.Join(dir, "dst.db")
 	code, stdout, stderr = runCmd(t, "tune", "import", "-cache", dst, "-i", out)
@@ -80,7 +81,7 @@ func TestTuneExportImport(t *testing.T) {
 func TestTuneImportRefuses(t *testing.T) {
 	good := `{"version":2,"device":"d","key":"k","candidates":"c","ranking":["a"],"timing":"gpu","created":"2026-01-02T03:04:05Z"}`
 	for _, tc := range []struct{ name, input, want string }{
-		{"another version", good + "\n" + strings.Replace(good, `"version":2`, `"version":3`, 1), "line 2: cache version 3, want 2"},
+		{"another version", good + "\n" + strings.Replace(good, `"version":2`, `"version":4`, 1), "line 2: export version 4, want 3"},
 		{"malformed", good + "\n" + good + "\n{\"version\":2,", "line 3: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

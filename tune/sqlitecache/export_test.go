@@ -1,5 +1,5 @@
-package tune
+package sqlitecache
 
-// OpenRetries counts the steps of OpenCache retried for a lock held by
-// another connection, over the process's life.
+// OpenRetries counts the steps of Open retried for a lock held by another
+// connection, over the process's life.
 func OpenRetries() int64 { return openRetries.Load() }

@@ -1,4 +1,4 @@
-package tune_test
+package sqlitecache_test
 
 import (
 	"database/sql"
@@ -15,8 +15,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
 // TestIssue12_NotACacheRefused: a file that is not a streamgate tune cache,
@@ -58,13 +60,13 @@ func TestIssue12_NotACacheRefused(t *testing.T) {
 			}
 			before, err := os.ReadFile(path)
 			require.NoError(t, err)
-			cache, err := tune.OpenCache(path)
+			cache, err := sqlitecache.Open(path)
 			require.Error(t, err)
 			assert.Nil(t, cache, "nil cache with an error")
 			t.Log(err)
 			assert.Contains(t, err.Error(), path, "the warning names the file")
 			if tc.notCache {
-				assert.ErrorIs(t, err, tune.ErrNotCache)
+				assert.ErrorIs(t, err, sqlitecache.ErrNotCache)
 			}
 			after, err := os.ReadFile(path)
 			require.NoError(t, err)
@@ -73,17 +75,17 @@ func TestIssue12_NotACacheRefused(t *testing.T) {
 	}
 }
 
-// TestOpenCacheEmptyFileIsNew: a 0-byte file is a new cache; a version-1
+// TestOpenEmptyFileIsNew: a 0-byte file is a new cache; a version-1
 // streamgate cache is upgraded (its entries are misses anyway).
-func TestOpenCacheEmptyFileIsNew(t *testing.T) {
+func TestOpenEmptyFileIsNew(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "tune.db")
 	require.NoError(t, os.WriteFile(path, nil, 0o644))
-	c, err := tune.OpenCache(path)
+	c, err := sqlitecache.Open(path)
 	require.NoError(t, err)
 	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
 	require.NoError(t, c.Store(k, tune.Entry{Ranking: []string{"a"}, Timing: tune.TimingWall}))
 	require.NoError(t, c.Close())
-	c, err = tune.OpenCache(path)
+	c, err = sqlitecache.Open(path)
 	require.NoError(t, err, "reopens its own file")
 	e, ok := c.Load(k)
 	assert.True(t, ok)
@@ -98,9 +100,26 @@ func TestOpenCacheEmptyFileIsNew(t *testing.T) {
 		INSERT INTO tune VALUES ('v1|dev|k|abc', '{"Ranking":["a"],"Timing":"gpu"}', 0)`)
 	require.NoError(t, err)
 	require.NoError(t, db.Close())
-	c, err = tune.OpenCache(v1)
+	c, err = sqlitecache.Open(v1)
 	require.NoError(t, err, "a version-1 streamgate cache is upgraded")
 	require.NoError(t, c.Close())
+}
+
+func TestUnwritableCacheDir(t *testing.T) {
+	// A directory that cannot be created: its parent is a file. (chmod
+	// would not stop root, which CI runs as.)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "file"), nil, 0o644))
+	cache, err := sqlitecache.Open(filepath.Join(dir, "file", "sub", "tune.db"))
+	require.Error(t, err)
+	assert.Nil(t, cache, "no usable value with an error: the caller chooses memory")
+	if os.Geteuid() != 0 {
+		ro := filepath.Join(dir, "ro")
+		require.NoError(t, os.Mkdir(ro, 0o500))
+		cache, err := sqlitecache.Open(filepath.Join(ro, "tune.db"))
+		assert.Error(t, err, "read-only directory")
+		assert.Nil(t, cache)
+	}
 }
 
 // The 4-process test: children of this test binary each open one fresh
@@ -118,6 +137,13 @@ func opensRounds() int {
 		return 2
 	}
 	return 8
+}
+
+func TestMain(m *testing.M) {
+	if path := os.Getenv("STREAMGATE_TUNE_OPENS"); path != "" {
+		os.Exit(opensChild(path))
+	}
+	goleak.VerifyTestMain(m)
 }
 
 type opensReport struct {
@@ -173,7 +199,7 @@ func TestIssue12_ConcurrentOpensLoseNothing(t *testing.T) {
 	}
 	missing, present := 0, 0
 	for r := range rounds {
-		c, err := tune.OpenCache(opensPath(dir, r))
+		c, err := sqlitecache.Open(opensPath(dir, r))
 		require.NoError(t, err)
 		keys := map[tune.CacheKey]bool{}
 		require.NoError(t, c.Range(func(k tune.CacheKey, e tune.Entry) bool { keys[k] = true; return true }))
@@ -212,13 +238,13 @@ func opensChild(dir string) int {
 	ns, _ := strconv.ParseInt(os.Getenv("STREAMGATE_TUNE_OPENS_START"), 10, 64)
 	var rep opensReport
 	t0 := time.Now()
-	retries0 := tune.OpenRetries()
+	retries0 := sqlitecache.OpenRetries()
 	for r := range rounds {
 		time.Sleep(time.Until(time.Unix(0, ns).Add(time.Duration(r) * roundGap)))
 		opens(&rep, opensPath(dir, r), id)
 	}
 	rep.Elapsed = time.Since(t0)
-	rep.Retries = tune.OpenRetries() - retries0
+	rep.Retries = sqlitecache.OpenRetries() - retries0
 	if err := json.NewEncoder(os.Stdout).Encode(rep); err != nil {
 		return 1
 	}
@@ -229,7 +255,7 @@ func opensChild(dir string) int {
 func opens(rep *opensReport, path string, id int) {
 	for i := range opensPerProc {
 		rep.Opens++
-		c, err := tune.OpenCache(path)
+		c, err := sqlitecache.Open(path)
 		if err != nil {
 			rep.Fallbacks++ // a caller would now tune on a memory cache
 			rep.Errors = append(rep.Errors, err.Error())

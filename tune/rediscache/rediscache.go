@@ -1,0 +1,496 @@
+package rediscache
+
+// Lock order: Cache.mu only; it is never held while Redis or the local
+// cache is called.
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/redis/go-redis/v9/maintnotifications"
+
+	"github.com/streamgate/streamgate/internal/slogwarn"
+	"github.com/streamgate/streamgate/tune"
+)
+
+// Defaults of the options.
+const (
+	DefaultTimeout  = 500 * time.Millisecond // one Redis call, at most
+	DefaultClaimTTL = 10 * time.Second       // how long a claim to tune a key lasts
+	DefaultPrefix   = "streamgate:tune:"     // of every key the cache writes
+	retryInterval   = 500 * time.Millisecond // between pings while Redis is down
+	pollInterval    = 20 * time.Millisecond  // between looks at a key another process tunes
+)
+
+// keyVersion is the version of the key layout and value format in Redis.
+const keyVersion = "v2"
+
+// An Option configures [Open].
+type Option func(*config)
+
+type config struct {
+	log      *slog.Logger
+	timeout  time.Duration
+	claimTTL time.Duration
+	prefix   string
+}
+
+// WithLogger sends the cache's warnings (Redis unreachable, a value that
+// does not decode) and, at Info, its recoveries to l. By default they go
+// to slog.Default(), warnings and above.
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
+
+// WithTimeout bounds each Redis call (a dial, a read, a write) by d, in
+// addition to the caller's context; by default [DefaultTimeout].
+func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+
+// WithClaimTTL sets how long a process's claim to tune a key lasts: a miss
+// in both caches claims the key, and others that miss it wait up to that
+// long for its result (or for their context to end) before they tune it
+// themselves. A store of the key, or Close, releases the claim; a tune that
+// decides nothing leaves it to expire. It should exceed the longest tune.
+// 0 disables claims: processes that miss a key at once all tune it. By
+// default [DefaultClaimTTL].
+func WithClaimTTL(d time.Duration) Option { return func(c *config) { c.claimTTL = d } }
+
+// WithPrefix sets the prefix of every Redis key the cache reads and
+// writes; by default [DefaultPrefix].
+func WithPrefix(p string) Option { return func(c *config) { c.prefix = p } }
+
+// Cache is a [tune.Cache] on Redis in front of a local cache. It is safe
+// for concurrent use by multiple goroutines, and any number of processes
+// may share one Redis. The zero value is not usable; use [Open].
+type Cache struct {
+	rdb      *redis.Client // written once
+	local    tune.Cache    // written once
+	log      *slog.Logger  // written once
+	timeout  time.Duration // written once
+	claimTTL time.Duration // written once
+	prefix   string        // written once
+	token    string        // this cache's claims hold it; written once
+	server   string        // the server, for messages (no password); written once
+
+	mu      sync.Mutex                   // guards the fields below
+	down    bool                         // Redis failed; the flusher pings until it answers
+	pending map[tune.CacheKey]tune.Entry // stored while Redis was down, to send when it is back
+	claims  map[tune.CacheKey]bool       // claimed by this cache and not yet stored
+	ignored map[tune.CacheKey]bool       // keys whose Redis value did not decode, logged once
+	closed  bool
+
+	wake chan struct{}  // a send makes the flusher look now
+	done chan struct{}  // closed by Close
+	wg   sync.WaitGroup // the flusher
+}
+
+// Open returns a cache on the Redis server at rawURL in front of local:
+// redis://[[user]:password@]host[:port][/db] or rediss:// (TLS), as
+// redis.ParseURL reads them. Only a malformed URL is an error: a server
+// that does not answer is logged, and the cache works from local until it
+// does. Close closes local too.
+func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
+	cfg := config{log: slogwarn.New(), timeout: DefaultTimeout, claimTTL: DefaultClaimTTL, prefix: DefaultPrefix}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if local == nil {
+		panic("rediscache: nil local cache")
+	}
+	ro, err := redis.ParseURL(rawURL)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // its message repeats the URL, password and all
+		}
+		return nil, fmt.Errorf("tune: redis URL: %w", err)
+	}
+	ro.DialTimeout, ro.ReadTimeout, ro.WriteTimeout = cfg.timeout, cfg.timeout, cfg.timeout
+	ro.ContextTimeoutEnabled = true // the caller's deadline bounds a call too
+	ro.MaxRetries = -1              // a fault is the local cache's turn, not a retry's
+	ro.DialerRetries = 1
+	ro.DisableIdentity = true // CLIENT SETINFO: Redis 7.0 lacks it
+	ro.MaintNotificationsConfig = &maintnotifications.Config{Mode: maintnotifications.ModeDisabled}
+	var tok [8]byte
+	_, _ = rand.Read(tok[:])
+	c := &Cache{
+		rdb: redis.NewClient(ro), local: local, log: cfg.log, timeout: cfg.timeout, claimTTL: cfg.claimTTL,
+		prefix: cfg.prefix, token: hex.EncodeToString(tok[:]), server: fmt.Sprintf("%s db %d", ro.Addr, ro.DB),
+		pending: map[tune.CacheKey]tune.Entry{}, claims: map[tune.CacheKey]bool{}, ignored: map[tune.CacheKey]bool{},
+		wake: make(chan struct{}, 1), done: make(chan struct{}),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
+	defer cancel()
+	if err := c.rdb.Ping(ctx).Err(); err != nil {
+		c.fault("open", err)
+	}
+	c.wg.Add(1)
+	go c.flusher()
+	return c, nil
+}
+
+var _ tune.ContextCache = (*Cache)(nil)
+
+// part appends s to b length-prefixed, so that no two keys share a Redis
+// key whatever bytes their parts hold.
+func part(b *strings.Builder, s string) {
+	b.WriteString(strconv.Itoa(len(s)))
+	b.WriteByte(':')
+	b.WriteString(s)
+}
+
+// redisKey is k's key in Redis; kind "e" is the entry, "c" the claim.
+func (c *Cache) redisKey(kind string, k tune.CacheKey) string {
+	var b strings.Builder
+	b.WriteString(c.prefix)
+	b.WriteString(keyVersion)
+	b.WriteByte(':')
+	b.WriteString(kind)
+	b.WriteByte(':')
+	part(&b, k.Device)
+	part(&b, k.Key)
+	part(&b, k.Candidates)
+	return b.String()
+}
+
+// call returns a context for one Redis call: ctx bounded by the timeout.
+func (c *Cache) call(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, c.timeout)
+}
+
+// isDown reports whether Redis is known to be down: calls skip it then.
+func (c *Cache) isDown() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.down
+}
+
+// fault records a failed Redis call: the first of an outage is logged, and
+// Redis is skipped until the flusher's ping gets an answer.
+func (c *Cache) fault(op string, err error) {
+	c.mu.Lock()
+	first := !c.down
+	c.down = true
+	c.mu.Unlock()
+	if first {
+		c.log.Warn("tune: Redis unavailable; tuning from the local cache, stores kept to send when it is back",
+			"server", c.server, "op", op, "err", err)
+	}
+	c.poke()
+}
+
+func (c *Cache) poke() {
+	select {
+	case c.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Load is LoadContext with a background context: a wait for another
+// process's tune lasts at most the claim TTL.
+func (c *Cache) Load(k tune.CacheKey) (tune.Entry, bool) {
+	return c.LoadContext(context.Background(), k)
+}
+
+// LoadContext returns k's entry from the local cache, else from Redis
+// (keeping it locally). On a miss in both it claims k for this process —
+// the caller is then expected to tune and store it — unless another
+// process holds the claim: it then waits for that process's entry until
+// the claim ends or ctx does. A fault or a value that does not decode is
+// logged and is a miss. It returns by the time ctx ends.
+func (c *Cache) LoadContext(ctx context.Context, k tune.CacheKey) (tune.Entry, bool) {
+	if e, ok := c.local.Load(k); ok {
+		return e, true
+	}
+	if c.isDown() {
+		return tune.Entry{}, false
+	}
+	if c.claimTTL > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.claimTTL)
+		defer cancel()
+	}
+	for {
+		e, ok, err := c.get(ctx, k)
+		if err != nil || ok {
+			return e, ok
+		}
+		if c.claimTTL <= 0 {
+			return tune.Entry{}, false
+		}
+		mine, err := c.claim(ctx, k)
+		if err != nil {
+			return tune.Entry{}, false
+		}
+		if mine {
+			// Another process may have stored k and released its claim
+			// between the look above and this claim: look once more.
+			if e, ok, _ := c.get(ctx, k); ok {
+				c.unclaim(ctx, k)
+				return e, true
+			}
+			return tune.Entry{}, false
+		}
+		select { // another process tunes k: look again soon
+		case <-time.After(pollInterval):
+		case <-ctx.Done():
+			return tune.Entry{}, false
+		}
+	}
+}
+
+// get reads k's entry from Redis and keeps it locally. A fault is logged
+// and returned; a value that does not decode is logged and is a miss.
+func (c *Cache) get(ctx context.Context, k tune.CacheKey) (tune.Entry, bool, error) {
+	cctx, cancel := c.call(ctx)
+	defer cancel()
+	v, err := c.rdb.Get(cctx, c.redisKey("e", k)).Bytes()
+	switch {
+	case errors.Is(err, redis.Nil):
+		return tune.Entry{}, false, nil
+	case err != nil:
+		if ctx.Err() == nil { // not the caller's deadline: Redis's fault
+			c.fault("load", err)
+		}
+		return tune.Entry{}, false, err
+	}
+	var e tune.Entry
+	if err := json.Unmarshal(v, &e); err != nil {
+		c.mu.Lock()
+		logged := c.ignored[k]
+		c.ignored[k] = true
+		c.mu.Unlock()
+		if !logged { // not once per look while another process tunes k
+			c.log.Warn("tune: Redis entry ignored: it does not decode", "key", k.String(), "err", err)
+		}
+		return tune.Entry{}, false, nil
+	}
+	if err := c.local.Store(k, e); err != nil {
+		c.log.Warn("tune: an entry from Redis is not kept locally", "key", k.String(), "err", err)
+	}
+	return e, true, nil
+}
+
+// claim takes k's claim for this cache, or reports that it holds it
+// already; false: another process does.
+func (c *Cache) claim(ctx context.Context, k tune.CacheKey) (mine bool, err error) {
+	cctx, cancel := c.call(ctx)
+	defer cancel()
+	ck := c.redisKey("c", k)
+	ok, err := c.rdb.SetNX(cctx, ck, c.token, c.claimTTL).Result()
+	if err == nil && !ok {
+		var holder string
+		holder, err = c.rdb.Get(cctx, ck).Result()
+		if errors.Is(err, redis.Nil) {
+			return false, nil // released meanwhile: look again
+		}
+		ok = holder == c.token
+	}
+	if err != nil {
+		if ctx.Err() == nil {
+			c.fault("claim", err)
+		}
+		return false, err
+	}
+	if ok {
+		c.mu.Lock()
+		c.claims[k] = true
+		c.mu.Unlock()
+	}
+	return ok, nil
+}
+
+// unclaim releases this cache's claim on k.
+func (c *Cache) unclaim(ctx context.Context, k tune.CacheKey) {
+	cctx, cancel := c.call(ctx)
+	defer cancel()
+	if err := release.Run(cctx, c.rdb, []string{c.redisKey("c", k)}, c.token).Err(); err == nil {
+		c.mu.Lock()
+		delete(c.claims, k)
+		c.mu.Unlock()
+	}
+}
+
+// release drops this cache's claim on k, if it still holds it.
+var release = redis.NewScript(`if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`)
+
+// Store is StoreContext with a background context.
+func (c *Cache) Store(k tune.CacheKey, e tune.Entry) error {
+	return c.StoreContext(context.Background(), k, e)
+}
+
+// StoreContext saves e under k in the local cache and in Redis, and
+// releases this process's claim on k. A Redis fault is logged, never
+// returned: e is then sent once Redis is back (unless a newer store of k
+// replaces it). The error is the local cache's.
+func (c *Cache) StoreContext(ctx context.Context, k tune.CacheKey, e tune.Entry) error {
+	value, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("tune: cache store: %w", err)
+	}
+	lerr := c.local.Store(k, e)
+	if c.isDown() || c.send(ctx, k, value) != nil {
+		c.mu.Lock()
+		c.pending[k] = e
+		c.mu.Unlock()
+		c.poke()
+	}
+	return lerr
+}
+
+// send writes one entry to Redis and releases this cache's claim on it.
+func (c *Cache) send(ctx context.Context, k tune.CacheKey, value []byte) error {
+	cctx, cancel := c.call(ctx)
+	defer cancel()
+	_, err := c.rdb.TxPipelined(cctx, func(p redis.Pipeliner) error {
+		p.Set(cctx, c.redisKey("e", k), value, 0)
+		release.Eval(cctx, p, []string{c.redisKey("c", k)}, c.token) // Eval: a pipeline cannot fall back from EVALSHA
+		return nil
+	})
+	if err != nil {
+		if ctx.Err() == nil {
+			c.fault("store", err)
+		}
+		return err
+	}
+	c.mu.Lock()
+	delete(c.claims, k)
+	c.mu.Unlock()
+	return nil
+}
+
+// Delete forgets k locally and in Redis; a Redis fault is logged.
+func (c *Cache) Delete(k tune.CacheKey) error {
+	err := c.local.Delete(k)
+	c.mu.Lock()
+	delete(c.pending, k)
+	c.mu.Unlock()
+	if !c.isDown() {
+		ctx, cancel := c.call(context.Background())
+		defer cancel()
+		if rerr := c.rdb.Del(ctx, c.redisKey("e", k)).Err(); rerr != nil {
+			c.fault("delete", rerr)
+		}
+	}
+	return err
+}
+
+// Range calls f for each entry of the local cache: those this process
+// stored or loaded, not every entry in Redis.
+func (c *Cache) Range(f func(tune.CacheKey, tune.Entry) bool) error { return c.local.Range(f) }
+
+// Pending returns how many stores wait for Redis to come back.
+func (c *Cache) Pending() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.pending)
+}
+
+// flusher pings a Redis that is down until it answers, then sends the
+// stores kept meanwhile.
+func (c *Cache) flusher() {
+	defer c.wg.Done()
+	tick := time.NewTicker(retryInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-c.done:
+			return
+		case <-tick.C:
+		case <-c.wake:
+			if c.isDown() {
+				continue // the next tick pings: not one ping per fault
+			}
+		}
+		c.flush()
+	}
+}
+
+// flush pings Redis if it is down and, once it answers, sends the pending
+// stores.
+func (c *Cache) flush() {
+	c.mu.Lock()
+	down, n := c.down, len(c.pending)
+	c.mu.Unlock()
+	if !down && n == 0 {
+		return
+	}
+	if down {
+		ctx, cancel := c.call(context.Background())
+		err := c.rdb.Ping(ctx).Err()
+		cancel()
+		if err != nil {
+			return
+		}
+		c.mu.Lock()
+		c.down = false
+		c.mu.Unlock()
+		c.log.Info("tune: Redis is back", "server", c.server, "pending stores", n)
+	}
+	for {
+		c.mu.Lock()
+		var k tune.CacheKey
+		var e tune.Entry
+		found := false
+		for k, e = range c.pending {
+			found = true
+			break
+		}
+		c.mu.Unlock()
+		if !found {
+			return
+		}
+		value, err := json.Marshal(e)
+		if err == nil {
+			if err = c.send(context.Background(), k, value); err != nil {
+				return // down again; kept for the next try
+			}
+		}
+		c.mu.Lock()
+		if cur, ok := c.pending[k]; ok && cur.Created.Equal(e.Created) && slices.Equal(cur.Ranking, e.Ranking) {
+			delete(c.pending, k) // unless a newer store replaced it meanwhile
+		}
+		c.mu.Unlock()
+	}
+}
+
+// Close stops sending, releases this cache's claims (best effort, bounded
+// by the timeout), and closes the Redis client and the local cache. Stores
+// still pending are in the local cache, not in Redis.
+func (c *Cache) Close() error {
+	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	claims := make([]string, 0, len(c.claims))
+	for k := range c.claims {
+		claims = append(claims, c.redisKey("c", k))
+	}
+	down, n := c.down, len(c.pending)
+	c.mu.Unlock()
+	close(c.done)
+	c.wg.Wait()
+	if n > 0 {
+		c.log.Warn("tune: closing with stores Redis never got; they are in the local cache only", "server", c.server, "pending stores", n)
+	}
+	if !down && len(claims) > 0 {
+		ctx, cancel := c.call(context.Background())
+		for _, ck := range claims {
+			release.Run(ctx, c.rdb, []string{ck}, c.token)
+		}
+		cancel()
+	}
+	return errors.Join(c.rdb.Close(), c.local.Close())
+}

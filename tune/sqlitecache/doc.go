@@ -1,0 +1,10 @@
+// Package sqlitecache keeps tune results in an SQLite file that several
+// processes may share: a [tune.Cache] for [tune.WithCache]. It is a package
+// of its own so that a program that never opens one does not link SQLite.
+//
+// [Open] refuses any file that is not a streamgate tune cache rather than
+// overwrite it. A valid cache that the process may not write — a file or
+// directory without write permission, the way a container image ships one —
+// opens read-only: loads read the file, and stores are kept in memory for
+// the process's life, with one warning.
+package sqlitecache
