@@ -57,6 +57,8 @@ type LaunchEnv struct {
 	// with a buffer of its own: variants[0] is kernel, bufs[0] is buf.
 	variants [rawwgpu.Variants]*gpu.Kernel
 	bufs     [rawwgpu.Variants]*wgpu.Buffer
+
+	model *modelEnv // the ModelStep cases' decoder, made by the first
 }
 
 // OpenLaunchEnv opens the adapter opts choose twice, through wgpu and by
@@ -116,6 +118,10 @@ func (e *LaunchEnv) Device() *wgpu.Device { return e.dev }
 
 // Close releases both devices.
 func (e *LaunchEnv) Close() {
+	if e.model != nil {
+		e.model.release()
+		e.model = nil
+	}
 	if e.raw != nil {
 		e.raw.Release()
 		e.raw = nil
@@ -176,6 +182,10 @@ var (
 //     wgpu.ReadInto with pooled staging) against hand-written go-webgpu
 //     (impl=raw, the baseline); buffers/op counts the GPU buffers created
 //     per step (see stepCases).
+//   - ModelStep: one forward step of a transformer decoder (ModelConfig,
+//     51 launches of 8 kernels) through a client, through the device,
+//     and hand-written in one pass or a submit per dispatch (see
+//     modelCases).
 //
 // LaunchSuite(nil) lists the cases, e.g. to filter them before opening the
 // devices; its cases must not be run.
@@ -216,7 +226,8 @@ func LaunchSuite(e *LaunchEnv) []Case {
 		Case{Thing: "Compile", Impl: "cold", Baseline: "cold", F: e.compileCold},
 		Case{Thing: "Compile", Impl: "cache-hit", Baseline: "cold", F: e.compileHit},
 	)
-	return append(cs, stepCases(e)...)
+	cs = append(cs, stepCases(e)...)
+	return append(cs, modelCases(e)...)
 }
 
 func reportDispatches(b *testing.B, perOp int) {

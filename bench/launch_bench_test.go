@@ -33,3 +33,4 @@ func BenchmarkDiscardedLaunch(b *testing.B)  { runLaunch(b, "DiscardedLaunch") }
 func BenchmarkLaunchThroughput(b *testing.B) { runLaunch(b, "LaunchThroughput") }
 func BenchmarkCompile(b *testing.B)          { runLaunch(b, "Compile") }
 func BenchmarkStep(b *testing.B)             { runLaunch(b, "Step") }
+func BenchmarkModelStep(b *testing.B)        { runLaunch(b, "ModelStep") }

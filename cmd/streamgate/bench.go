@@ -302,8 +302,14 @@ func memTotal() string {
 	return "unknown"
 }
 
-// redundant metrics are 1e9 / ns/op for every case that reports them.
+// redundant metrics are 1e9 / ns/op for a case that does one of them per
+// op; a case that does several (ModelStep's launches) shows its rate.
 var redundant = map[string]bool{"ops/s": true, "launches/s": true}
+
+// isRedundant reports whether metric unit's value v is 1e9 / ns/op.
+func isRedundant(unit string, v, nsPerOp float64) bool {
+	return redundant[unit] && math.Abs(v*nsPerOp/1e9-1) < 0.01
+}
 
 // writeTable writes one Markdown row per result: ns/op, allocs/op, B/op,
 // ns/op over the baseline's at the same GOMAXPROCS, and the other metrics.
@@ -335,7 +341,7 @@ func writeTable(w io.Writer, results []*result) {
 		}
 		var metrics []string
 		for _, unit := range slices.Sorted(maps.Keys(r.r.Extra)) {
-			if !redundant[unit] {
+			if !isRedundant(unit, r.r.Extra[unit], r.nsPerOp()) {
 				metrics = append(metrics, fmt.Sprintf("%s %s", formatRate(r.r.Extra[unit]), unit))
 			}
 		}

@@ -65,3 +65,18 @@ func TestBenchUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchModelStep: the decoder's step runs through the four
+// implementations and shows its launches/s (51 a step, not one an op).
+func TestBenchModelStep(t *testing.T) {
+	needAdapter(t)
+	if !launchCases {
+		t.Skip("no launch cases without cgo")
+	}
+	code, stdout, stderr := runCmd(t, "bench", "-benchtime", "1x", "-count", "1", "-out", t.TempDir(), "-run", `^ModelStep/`)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	t.Log("\n" + stdout)
+	for _, impl := range []string{"client", "device", "raw-one-pass", "raw-submit-each"} {
+		assert.Regexp(t, `\| ModelStep/impl=`+impl+`(-\d+)? \| [0-9.]+ \| .* \| raw-one-pass \| [0-9.]+k? launches/s \|`, stdout)
+	}
+}

@@ -27,7 +27,7 @@ const launchCases = true
 func needAdapter(t *testing.T) { gputest.Open(t) }
 
 // small sizes, none a multiple of a tile, so every bounds check runs.
-var smallWarmup = []string{"warmup", "-m", "40", "-n", "36", "-k", "20", "-steps", "3"}
+var smallWarmup = []string{"warmup", "-workload", "ops", "-m", "40", "-n", "36", "-k", "20", "-steps", "3"}
 
 // count returns the integer the regexp's first group captures in s.
 func count(t *testing.T, s, re string) int {
@@ -123,7 +123,12 @@ func TestUsage(t *testing.T) {
 		{name: "extra args", args: []string{"info", "extra"}, code: 2, err: "unexpected arguments: extra"},
 		{name: "zero steps", args: []string{"warmup", "-steps", "0"}, code: 2, err: "-steps must be at least 1"},
 		{name: "bad timing", args: []string{"warmup", "-timing", "gpu-ish"}, code: 2, err: "-timing must be auto or wall"},
-		{name: "bad size", args: []string{"warmup", "-m", "0"}, code: 2, err: "must be positive"},
+		{name: "bad size", args: []string{"warmup", "-workload", "ops", "-m", "0"}, code: 2, err: "must be positive"},
+		{name: "bad workload", args: []string{"warmup", "-workload", "mlp"}, code: 2, err: "-workload must be model or ops"},
+		{name: "bad heads", args: []string{"warmup", "-width", "30", "-heads", "4"}, code: 2, err: "width 30 is not a multiple of heads 4"},
+		{name: "bad layers", args: []string{"warmup", "-layers", "0"}, code: 2, err: "sizes must be positive"},
+		{name: "ops flag for model", args: []string{"warmup", "-m", "64"}, code: 2, err: "-m: not a flag of -workload model"},
+		{name: "model flag for ops", args: []string{"warmup", "-workload", "ops", "-layers", "2"}, code: 2, err: "-layers: not a flag of -workload ops"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errOut := runCmd(t, tc.args...)

@@ -8,11 +8,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"log/slog"
 	"strings"
 	"time"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/internal/decoder"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
@@ -20,17 +20,27 @@ import (
 
 const warmupSummary = "warm up (discard, compile, autotune), then run the real step with the winners and check it on the CPU"
 
+// The workloads of streamgate warmup.
+const (
+	workloadModel = "model" // a GPT-2-style decoder (model.go), the default
+	workloadOps   = "ops"   // matmul, softmax, sum (kernels.go)
+)
+
 func init() {
 	register(&command{name: "warmup", summary: warmupSummary, flags: warmupFlags})
 }
 
 // warmupConfig is what the warmup flags set.
 type warmupConfig struct {
-	shape
+	workload  string // workloadModel or workloadOps
+	shape            // -workload ops
+	model     decoder.Config
+	out       string // directory of the model's chart; "" for none
 	steps     int
 	seed      uint64
 	cachePath string
-	cacheErr  error // why there is no default cache path, if there is none
+	cacheErr  error  // why there is no default cache path, if there is none
+	cacheURL  string // -cache-url: a Redis server shared by a fleet; "" for none
 	timing    string
 	json      bool   // print one JSON object (warmupReport), not the text
 	adapter   string // wgpu.Options.Adapter
@@ -71,27 +81,31 @@ type warmupReport struct {
 func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
 	var cfg warmupConfig
 	fs := newFlagSet("warmup", warmupSummary+".\n\n"+
-		"One step is C = A·B (A m×k, B k×n), S = the softmax of each row of C, and\n"+
+		modelHelp+
+		"With -workload ops, one step is C = A·B (A m×k, B k×n), S = the softmax of each row of C, and\n"+
 		"the sum of S; each op picks its kernel through the tuner by op and shape\n"+
 		"class. The warm-up pass runs the step once under process mode\n"+
 		"CompileAndAutotune; the real pass runs it -steps times under Execute.\n"+
 		"A second run finds the winners in the tune cache and measures nothing.\n\n"+
 		"With -json it prints one JSON object instead of the text (tune progress\n"+
-		"still goes to stderr):\n"+
+		"still goes to stderr); for -workload ops:\n"+
 		`  {"adapter", "cache",`+"\n"+
 		`   "warmup": {"seconds", "pipelines_compiled", "candidate_kernels", "launches_discarded",`+"\n"+
 		`              "launches_compiled_now", "measurement_launches", "ops", "ops_cached"},`+"\n"+
 		`   "real": {"steps", "kernels": {op: winner}, "mean_step_seconds", "best_step_seconds",`+"\n"+
 		`            "launches_executed", "launches_discarded", "pipelines_compiled"},`+"\n"+
 		`   "check": {"passed", "matmul_max_error", "softmax_max_error", "sum_error"}}`)
-	fs.IntVar(&cfg.M, "m", 256, "rows of A and C")
-	fs.IntVar(&cfg.N, "n", 256, "columns of B and C")
-	fs.IntVar(&cfg.K, "k", 256, "columns of A, rows of B")
+	fs.StringVar(&cfg.workload, "workload", workloadModel, "the step: model (a transformer decoder) or ops (matmul, softmax, sum)")
+	modelFlags(fs, &cfg)
+	fs.IntVar(&cfg.M, "m", 256, "-workload ops: rows of A and C")
+	fs.IntVar(&cfg.N, "n", 256, "-workload ops: columns of B and C")
+	fs.IntVar(&cfg.K, "k", 256, "-workload ops: columns of A, rows of B")
 	fs.IntVar(&cfg.steps, "steps", 20, "steps of the real pass")
-	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the random inputs")
+	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the random weights and inputs")
 	def, err := tune.DefaultCachePath()
 	cfg.cacheErr = err
 	fs.StringVar(&cfg.cachePath, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
+	fs.StringVar(&cfg.cacheURL, "cache-url", "", cacheURLUsage)
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
 	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
@@ -103,7 +117,23 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 		case cfg.timing != "auto" && cfg.timing != "wall":
 			fmt.Fprintf(stderr, "streamgate warmup: -timing must be auto or wall, got %q\n", cfg.timing)
 			return 2
-		case cfg.M < 1 || cfg.N < 1 || cfg.K < 1:
+		case cfg.workload != workloadModel && cfg.workload != workloadOps:
+			fmt.Fprintf(stderr, "streamgate warmup: -workload must be model or ops, got %q\n", cfg.workload)
+			return 2
+		}
+		if bad := otherWorkloadFlags(fs, cfg.workload); bad != "" {
+			fmt.Fprintf(stderr, "streamgate warmup: %s\n", bad)
+			return 2
+		}
+		if cfg.workload == workloadModel {
+			cfg.model.Seed = cfg.seed
+			if err := cfg.model.Validate(); err != nil {
+				fmt.Fprintf(stderr, "streamgate warmup: %v\n", err)
+				return 2
+			}
+			return modelWarmup(ctx, cfg, stdout, stderr)
+		}
+		if cfg.M < 1 || cfg.N < 1 || cfg.K < 1 {
 			fmt.Fprintf(stderr, "streamgate warmup: -m, -n and -k must be positive, got %d, %d, %d\n", cfg.M, cfg.N, cfg.K)
 			return 2
 		}
@@ -111,7 +141,8 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 	}
 }
 
-// warmup runs the demo; see warmupFlags. It returns the exit status.
+// warmup runs the demo's ops workload; see warmupFlags. It returns the exit
+// status.
 func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (code int) {
 	fail := func(format string, args ...any) int {
 		fmt.Fprintf(stderr, "streamgate warmup: "+format+"\n", args...)
@@ -140,7 +171,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 		cfg.M, cfg.K, cfg.K, cfg.N, cfg.steps)
 	fmt.Fprintf(stdout, "adapter: %s\n", describeAdapter(d.Info()))
 	rep.Adapter, rep.Cache = describeAdapter(d.Info()), cfg.cachePath
-	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, stdout, stderr)
+	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, cfg.cacheURL, stdout, stderr)
 	defer cache.Close()
 
 	w, a, b, err := newWorkload(d, cfg.shape, cfg.seed)
@@ -277,27 +308,6 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	fmt.Fprintf(stdout, "  CPU check:                 passed (matmul max error %.2g, softmax max error %.2g, sum %.7g error %.2g)\n",
 		mmErr, smErr, gotSum[0], sumErr)
 	return 0
-}
-
-// openTuneCache opens the tune cache at path. When it cannot (no path, or a
-// file it cannot use) it warns and returns an in-memory cache: the demo
-// still tunes, it just does not remember.
-func openTuneCache(path string, pathErr error, stdout, stderr io.Writer) tune.Cache {
-	if path == "" {
-		if pathErr != nil {
-			fmt.Fprintf(stderr, "streamgate warmup: warning: %v; tuning without a persistent cache\n", pathErr)
-		}
-		fmt.Fprintln(stdout, "tune cache: none (in memory only)")
-		return tune.NewMemoryCache()
-	}
-	c, err := tune.OpenCache(path, tune.WithCacheLogger(slog.New(slog.NewTextHandler(stderr, nil))))
-	if err != nil {
-		fmt.Fprintf(stderr, "streamgate warmup: warning: %v; tuning without a persistent cache\n", err)
-		fmt.Fprintln(stdout, "tune cache: none (in memory only)")
-		return tune.NewMemoryCache()
-	}
-	fmt.Fprintf(stdout, "tune cache: %s\n", path)
-	return c
 }
 
 // describeAdapter formats an adapter on one line.

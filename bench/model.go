@@ -1,0 +1,241 @@
+//go:build cgo
+
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/rawwgpu"
+	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+// ModelConfig is the decoder the ModelStep cases run: small, so that the
+// GPU's work (lavapipe runs the dispatches on the same CPUs) hides the
+// launch path as little as it can; 4 layers make 51 launches of 8
+// kernels a step.
+var ModelConfig = decoder.Config{Layers: 4, Width: 32, Heads: 2, Seq: 8, Vocab: 64, Seed: 1}
+
+// modelLaunch is one launch of the step as the bench records it.
+type modelLaunch struct {
+	kernel *gpu.Kernel
+	wg     [3]uint32
+	args   []gpu.Buffer
+}
+
+// modelEnv is the ModelStep cases' state, made on first use: the decoder
+// on the wgpu device (its activations made once, not pooled, as the
+// hand-written program's are) with each op on its first variant, the same
+// step as a hand-written go-webgpu program, and the CPU reference.
+type modelEnv struct {
+	m     *decoder.Model
+	plan  []modelLaunch
+	prog  *rawwgpu.Program
+	want  []float64
+	tol   float64
+	logit int // the logits' buffer index in the program
+}
+
+// modelCases returns the ModelStep cases (issue 19): one forward step of
+// [ModelConfig] — its launches, then a sync — through a client under
+// ProcessExecute (impl=client), through wgpu.Device.Launch (impl=device),
+// and hand-written in go-webgpu with every dispatch in one pass and one
+// submit (impl=raw-one-pass, the baseline) and with an encoder, pass and
+// submit per dispatch (impl=raw-submit-each). All four run the same
+// kernels (the driver's dialect of them for the hand-written ones) on
+// the same buffers' contents; launches/s counts dispatches; the logits of
+// the last step are checked against the CPU reference.
+func modelCases(e *LaunchEnv) []Case {
+	c := func(impl string, f func(*testing.B)) Case {
+		return Case{Thing: "ModelStep", Impl: impl, Baseline: "raw-one-pass", F: f}
+	}
+	return []Case{
+		c("client", e.modelClient),
+		c("device", e.modelDevice),
+		c("raw-one-pass", func(b *testing.B) { e.modelRaw(b, (*rawwgpu.Program).OnePass) }),
+		c("raw-submit-each", func(b *testing.B) { e.modelRaw(b, (*rawwgpu.Program).SubmitEach) }),
+	}
+}
+
+// modelSetup makes e.model once.
+func (e *LaunchEnv) modelSetup(b *testing.B) *modelEnv {
+	if e.model != nil {
+		return e.model
+	}
+	me, err := newModelEnv(e.dev, e.raw)
+	if err != nil {
+		fatalf(b, "model: %v", err)
+	}
+	e.model = me
+	return me
+}
+
+func newModelEnv(d *wgpu.Device, raw *rawwgpu.Device) (me *modelEnv, err error) {
+	cfg := ModelConfig
+	w := decoder.NewWeights(cfg)
+	m, err := decoder.NewModel(d, cfg, w, false)
+	if err != nil {
+		return nil, err
+	}
+	me = &modelEnv{m: m, want: decoder.Reference(cfg, w)}
+	defer func() {
+		if err != nil {
+			me.release()
+		}
+	}()
+	_, maxRef := decoder.MaxAbsError(make([]float32, len(me.want)), me.want)
+	me.tol = decoder.Tolerance(maxRef)
+
+	// The plan: each launch's kernel, workgroups and buffers (fixed, as
+	// the model's activations are not pooled).
+	err = m.Step(func(o *decoder.Op, args []gpu.Buffer) error {
+		v := o.Variants[0]
+		me.plan = append(me.plan, modelLaunch{kernel: v.Kernel, wg: v.Workgroups, args: slices.Clone(args)})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+
+	// The same step by hand: each kernel in the driver's dialect, a buffer
+	// per model buffer with its contents, a bind group per launch.
+	var ks []rawwgpu.KernelSpec
+	kernelIndex := map[*gpu.Kernel]int{}
+	var ds []rawwgpu.DispatchSpec
+	for i, l := range m.Launches() {
+		k := me.plan[i].kernel
+		ki, ok := kernelIndex[k]
+		info, err := wgpu.CheckKernel(context.Background(), k, wgpu.Limits{})
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			ki = len(ks)
+			kernelIndex[k] = ki
+			ks = append(ks, rawwgpu.KernelSpec{Source: info.Lowered, Entry: info.LoweredName})
+		}
+		if len(info.Bindings) != len(l.Args) {
+			return nil, fmt.Errorf("%s binds %d buffers, the launch has %d", k.Name(), len(info.Bindings), len(l.Args))
+		}
+		ds = append(ds, rawwgpu.DispatchSpec{Kernel: ki, Workgroups: me.plan[i].wg})
+		for j, bi := range l.Args {
+			ds[i].Bindings = append(ds[i].Bindings, rawwgpu.BindingSpec{Binding: info.Bindings[j].Index, Buffer: bi})
+		}
+	}
+	var bs []rawwgpu.BufferSpec
+	for i, s := range m.Buffers() {
+		bs = append(bs, rawwgpu.BufferSpec{Size: s.Size, Uniform: s.Usage&wgpu.BufferUsageUniform != 0, Data: s.Data})
+		if m.Buffer(i) == m.Logits() {
+			me.logit = i
+		}
+	}
+	if me.prog, err = raw.NewProgram(ks, bs, ds); err != nil {
+		return nil, err
+	}
+	return me, nil
+}
+
+func (me *modelEnv) release() {
+	if me.prog != nil {
+		me.prog.Release()
+	}
+	me.m.Release()
+}
+
+// check fails b unless got are the reference's logits.
+func (me *modelEnv) check(b *testing.B, got []float32) {
+	if maxErr, _ := decoder.MaxAbsError(got, me.want); !(maxErr <= me.tol) {
+		fatalf(b, "ModelStep: logits max abs error %.3g against the CPU reference, tolerance %.3g", maxErr, me.tol)
+	}
+}
+
+func reportLaunches(b *testing.B, perOp int) {
+	reportRate(b, float64(b.N)*float64(perOp), "launches/s")
+}
+
+func (e *LaunchEnv) modelClient(b *testing.B) {
+	me := e.modelSetup(b)
+	c := e.newClient(registry.ProcessExecute)
+	defer c.Close()
+	ctx := context.Background()
+	step := func() {
+		for _, l := range me.plan {
+			if err := c.Launch(l.kernel, l.wg, l.args...); err != nil {
+				fatalf(b, "Launch: %v", err)
+			}
+		}
+		if err := c.Sync(ctx); err != nil {
+			fatalf(b, "Sync: %v", err)
+		}
+	}
+	step() // the bind groups
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		step()
+	}
+	b.StopTimer()
+	reportLaunches(b, len(me.plan))
+	got, err := me.m.ReadLogits(ctx)
+	if err != nil {
+		fatalf(b, "ReadLogits: %v", err)
+	}
+	me.check(b, got)
+}
+
+func (e *LaunchEnv) modelDevice(b *testing.B) {
+	me := e.modelSetup(b)
+	id := gpu.NewStreamID()
+	defer e.dev.CloseStream(id)
+	ctx := context.Background()
+	step := func() {
+		for _, l := range me.plan {
+			if err := e.dev.Launch(id, l.kernel, l.wg, l.args...); err != nil {
+				fatalf(b, "Launch: %v", err)
+			}
+		}
+		if err := e.dev.Sync(ctx, id); err != nil {
+			fatalf(b, "Sync: %v", err)
+		}
+	}
+	step()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		step()
+	}
+	b.StopTimer()
+	reportLaunches(b, len(me.plan))
+	got, err := me.m.ReadLogits(ctx)
+	if err != nil {
+		fatalf(b, "ReadLogits: %v", err)
+	}
+	me.check(b, got)
+}
+
+func (e *LaunchEnv) modelRaw(b *testing.B, run func(*rawwgpu.Program) error) {
+	me := e.modelSetup(b)
+	if err := run(me.prog); err != nil {
+		fatalf(b, "%v", err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := run(me.prog); err != nil {
+			fatalf(b, "%v", err)
+		}
+	}
+	b.StopTimer()
+	reportLaunches(b, len(me.plan))
+	raw, err := me.prog.Read(me.logit)
+	if err != nil {
+		fatalf(b, "Read: %v", err)
+	}
+	me.check(b, unsafe.Slice((*float32)(unsafe.Pointer(&raw[0])), len(raw)/4)) // little-endian hosts, as wgpu's
+}

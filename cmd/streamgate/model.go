@@ -1,0 +1,339 @@
+//go:build cgo
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+// modelHelp is the model workload's part of streamgate help warmup.
+const modelHelp = "By default (-workload model) one step is the forward pass of a GPT-2-style\n" +
+	"decoder (package internal/decoder) over -seq tokens, on random weights from\n" +
+	"-seed: embeddings; per layer a layer norm, the QKV projection, causal\n" +
+	"attention (scores and mask, softmax, weighted sum), the output projection, a\n" +
+	"residual add, a layer norm, the MLP (up, GELU, down) and a residual add; a\n" +
+	"final layer norm and the logits. Matmuls (one tune key per shape), the layer\n" +
+	"norm and the attention softmax are tuned. The warm-up pass runs the step once\n" +
+	"under CompileAndAutotune, the real pass -steps times under Execute, its\n" +
+	"activations from the device's buffer pool; the logits are checked against a\n" +
+	"float64 CPU reference; a fresh device then runs the same step cold (no\n" +
+	"warm-up: its pipelines compile at their launches). A chart of the cold first\n" +
+	"step, the warm first step and the steady state goes to -out. With -json:\n" +
+	`  {"workload", "adapter", "cache", "layers", "width", "heads", "seq", "vocab", "steps",` + "\n" +
+	`   "launches_per_step", "warmup_seconds", "warmup_compiles", "candidate_kernels",` + "\n" +
+	`   "measurement_launches", "keys", "tuned_keys", "cache_hits", "winners": {key: variant},` + "\n" +
+	`   "real_pass_compiles", "real_pass_buffers_created", "cpu_check", "max_abs_error",` + "\n" +
+	`   "tolerance", "first_step_ms_warm", "first_step_ms_cold", "cold_compiles",` + "\n" +
+	`   "step_ms_median", "step_ms_min", "step_ms_max", "chart"}` + "\n" +
+	"(tuned_keys: measured in this run; cache_hits: found in the tune cache).\n\n"
+
+// modelFlags adds the model workload's flags to fs.
+func modelFlags(fs *flag.FlagSet, cfg *warmupConfig) {
+	fs.IntVar(&cfg.model.Layers, "layers", 4, "-workload model: decoder layers")
+	fs.IntVar(&cfg.model.Width, "width", 128, "-workload model: model width (a multiple of -heads)")
+	fs.IntVar(&cfg.model.Heads, "heads", 4, "-workload model: attention heads")
+	fs.IntVar(&cfg.model.Seq, "seq", 64, "-workload model: tokens per step")
+	fs.IntVar(&cfg.model.Vocab, "vocab", 1000, "-workload model: vocabulary size")
+	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), `-workload model: directory of the chart (model-steps.png, .svg); "" for none`)
+}
+
+// otherWorkloadFlags names a flag set on the command line that only the
+// other workload reads, or returns "".
+func otherWorkloadFlags(fs *flag.FlagSet, workload string) string {
+	ops := map[string]bool{"m": true, "n": true, "k": true}
+	model := map[string]bool{"layers": true, "width": true, "heads": true, "seq": true, "vocab": true, "out": true}
+	var bad []string
+	fs.Visit(func(f *flag.Flag) {
+		if (workload == workloadModel && ops[f.Name]) || (workload == workloadOps && model[f.Name]) {
+			bad = append(bad, "-"+f.Name)
+		}
+	})
+	if len(bad) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: not a flag of -workload %s", strings.Join(bad, ", "), workload)
+}
+
+// modelReport is what warmup -json prints for the model workload; its
+// field names are stable.
+type modelReport struct {
+	Workload            string            `json:"workload"`
+	Adapter             string            `json:"adapter"`
+	Cache               string            `json:"cache"`
+	Layers              int               `json:"layers"`
+	Width               int               `json:"width"`
+	Heads               int               `json:"heads"`
+	Seq                 int               `json:"seq"`
+	Vocab               int               `json:"vocab"`
+	Steps               int               `json:"steps"`
+	LaunchesPerStep     int               `json:"launches_per_step"`
+	WarmupSeconds       float64           `json:"warmup_seconds"`
+	WarmupCompiles      int64             `json:"warmup_compiles"`
+	CandidateKernels    int               `json:"candidate_kernels"`
+	MeasurementLaunches uint64            `json:"measurement_launches"`
+	Keys                int               `json:"keys"`       // tunable keys of the step
+	TunedKeys           int               `json:"tuned_keys"` // keys measured in this run
+	CacheHits           int               `json:"cache_hits"` // keys found in the tune cache
+	Winners             map[string]string `json:"winners"`    // key → the variant that ran
+	RealPassCompiles    int64             `json:"real_pass_compiles"`
+	RealBuffersCreated  int64             `json:"real_pass_buffers_created"` // GPU buffers made by the real steps after the first
+	CPUCheck            bool              `json:"cpu_check"`
+	MaxAbsError         float64           `json:"max_abs_error"`
+	Tolerance           float64           `json:"tolerance"`
+	FirstStepMsWarm     float64           `json:"first_step_ms_warm"`
+	FirstStepMsCold     float64           `json:"first_step_ms_cold"`
+	ColdCompiles        int64             `json:"cold_compiles"`
+	StepMsMedian        float64           `json:"step_ms_median"` // the steps after the first
+	StepMsMin           float64           `json:"step_ms_min"`
+	StepMsMax           float64           `json:"step_ms_max"`
+	Chart               string            `json:"chart"` // the PNG written; "" for none
+}
+
+func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
+
+// modelWarmup runs the model workload; see modelHelp. It returns the exit
+// status.
+func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (code int) {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "streamgate warmup: "+format+"\n", args...)
+		return 1
+	}
+	mc := cfg.model
+	rep := modelReport{Workload: workloadModel, Cache: cfg.cachePath, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
+		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, LaunchesPerStep: mc.Launches(), Winners: map[string]string{}}
+	if cfg.json {
+		text := stdout
+		stdout = io.Discard
+		defer func() {
+			if code == 0 {
+				code = writeJSON(text, rep)
+			}
+		}()
+	}
+	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
+	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
+		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
+	}
+	if err != nil {
+		return fail("opening the device: %v", err)
+	}
+	defer d.Close()
+
+	fmt.Fprintf(stdout, "streamgate warmup: a GPT-2-style decoder, %d layers, width %d, %d heads, %d tokens, vocabulary %d: %d launches a step; %d real steps\n",
+		mc.Layers, mc.Width, mc.Heads, mc.Seq, mc.Vocab, mc.Launches(), cfg.steps)
+	rep.Adapter = describeAdapter(d.Info())
+	fmt.Fprintf(stdout, "adapter: %s\n", rep.Adapter)
+	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, cfg.cacheURL, stdout, stderr)
+	defer cache.Close()
+
+	weights := decoder.NewWeights(mc)
+	m, err := decoder.NewModel(d, mc, weights, true)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer m.Release()
+	var tunable []*decoder.Op
+	for _, o := range m.Ops() {
+		if o.Tunable() {
+			tunable = append(tunable, o)
+		}
+	}
+	rep.Keys, rep.CandidateKernels = len(tunable), len(m.Kernels())
+
+	reg := registry.Default
+	c := client.New(d, client.WithRegistry(reg))
+	defer c.Close()
+	report, finishProgress := tuneProgress(stderr)
+	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report)}
+	if cfg.timing == "wall" {
+		opts = append(opts, tune.WithTiming(tune.TimingWall))
+	}
+	tu := tune.New(c, opts...)
+	launch := decoder.Tuned(ctx, tu, c)
+	prev := reg.SetProcessMode(registry.ProcessCompileAndAutotune)
+	defer reg.SetProcessMode(prev)
+
+	// 1. The warm-up pass.
+	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its %d launches are discarded,\n", reg.ProcessMode(), mc.Launches())
+	fmt.Fprintf(stdout, "      its kernels compile, its %d tunable keys are tuned (measurements execute under Measure overrides)\n", len(tunable))
+	compiles0, start := d.Compiles(), time.Now()
+	err = m.Step(launch)
+	finishProgress()
+	if err != nil {
+		return fail("warm-up step: %v", err)
+	}
+	if err := c.Sync(ctx); err != nil {
+		return fail("warm-up sync: %v", err)
+	}
+	warmTime, warmCompiles, warmStats := time.Since(start), d.Compiles()-compiles0, c.Stats()
+	printedHit := false
+	for _, o := range tunable {
+		_, res, err := tu.Pick(ctx, o.Tune)
+		if err != nil {
+			return fail("%s: %v", o.Key, err)
+		}
+		if !res.Cached || !printedHit {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprint(stdout, indent(res.Table()))
+		for _, warn := range res.Warnings {
+			fmt.Fprintf(stderr, "streamgate warmup: warning: %s: %s\n", o.Key, warn)
+		}
+		if res.Cached {
+			rep.CacheHits++
+			printedHit = true
+		} else {
+			rep.TunedKeys++
+		}
+	}
+	rep.WarmupSeconds, rep.WarmupCompiles, rep.MeasurementLaunches = warmTime.Seconds(), warmCompiles, warmStats.Executed
+	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, rep.CandidateKernels)
+	fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
+	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", warmStats.Executed)
+	switch rep.CacheHits {
+	case len(tunable):
+		fmt.Fprintf(stdout, "  tune cache hit for all %d keys: nothing was measured\n", rep.CacheHits)
+	case 0:
+		fmt.Fprintf(stdout, "  tuned %d keys; the winners are stored in the tune cache\n", len(tunable))
+	default:
+		fmt.Fprintf(stdout, "  tune cache hit for %d of %d keys; the others were measured\n", rep.CacheHits, len(tunable))
+	}
+
+	// 2. The real pass.
+	reg.SetProcessMode(registry.ProcessExecute)
+	fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
+	compiles1 := d.Compiles()
+	times := make([]time.Duration, cfg.steps)
+	var created1 int64
+	for i := range times {
+		start := time.Now()
+		if err := m.Step(launch); err != nil {
+			return fail("real step %d: %v", i+1, err)
+		}
+		if err := c.Sync(ctx); err != nil {
+			return fail("real step %d: sync: %v", i+1, err)
+		}
+		times[i] = time.Since(start)
+		if i == 0 {
+			created1 = d.Stats().BuffersCreated
+		}
+	}
+	rep.RealBuffersCreated = d.Stats().BuffersCreated - created1
+	rep.RealPassCompiles = d.Compiles() - compiles1
+	realStats := c.Stats()
+	var winners []string
+	for _, o := range tunable {
+		_, res, err := tu.Pick(ctx, o.Tune) // decided: a map read
+		if err != nil {
+			return fail("%s: %v", o.Key, err)
+		}
+		rep.Winners[o.Key] = res.Winner
+		winners = append(winners, strings.TrimPrefix(o.Key, "decoder/")+"="+res.Winner)
+	}
+	rep.FirstStepMsWarm = ms(times[0])
+	steady := slices.Clone(times)
+	if len(steady) > 1 {
+		steady = steady[1:]
+	}
+	slices.Sort(steady)
+	rep.StepMsMedian, rep.StepMsMin, rep.StepMsMax = ms(steady[len(steady)/2]), ms(steady[0]), ms(steady[len(steady)-1])
+	fmt.Fprintf(stdout, "  winners:                   %s\n", strings.Join(winners, " "))
+	fmt.Fprintf(stdout, "  launches per step:         %d (executed: %d, discarded: %d)\n", mc.Launches(),
+		realStats.Executed-warmStats.Executed, realStats.Discarded-warmStats.Discarded)
+	fmt.Fprintf(stdout, "  first step:                %.2f ms, launch to result\n", rep.FirstStepMsWarm)
+	fmt.Fprintf(stdout, "  steady-state step:         %.2f ms median of %d (min–max %.2f–%.2f)\n", rep.StepMsMedian, len(steady), rep.StepMsMin, rep.StepMsMax)
+	fmt.Fprintf(stdout, "  pipelines compiled:        %d (compile stalls avoided: %d pipelines were compiled in warm-up)\n", rep.RealPassCompiles, warmCompiles)
+	fmt.Fprintf(stdout, "  GPU buffers created:       %d after the first step (activations from the device's buffer pool)\n", rep.RealBuffersCreated)
+	if rep.RealPassCompiles != 0 {
+		return fail("the real pass compiled %d pipelines: the warm-up missed them", rep.RealPassCompiles)
+	}
+
+	// 3. The CPU check of the last real step.
+	got, err := m.ReadLogits(ctx)
+	if err != nil {
+		return fail("reading the logits: %v", err)
+	}
+	want := decoder.Reference(mc, weights)
+	maxErr, maxRef := decoder.MaxAbsError(got, want)
+	rep.MaxAbsError, rep.Tolerance = maxErr, decoder.Tolerance(maxRef)
+	if !(maxErr <= rep.Tolerance) {
+		fmt.Fprintf(stdout, "  CPU check:                 FAILED\n")
+		return fail("CPU check failed: logits max abs error %.3g against the float64 reference, tolerance %.3g", maxErr, rep.Tolerance)
+	}
+	rep.CPUCheck = true
+	fmt.Fprintf(stdout, "  CPU check:                 passed (logits max abs error %.2g against float64, tolerance %.2g; logits up to %.3g)\n",
+		maxErr, rep.Tolerance, maxRef)
+
+	// 4. The same step in a cold process: a fresh device, no warm-up.
+	cold, coldCompiles, err := coldStep(ctx, cfg.adapter, mc, weights, rep.Winners, want, rep.Tolerance)
+	if err != nil {
+		return fail("cold step: %v", err)
+	}
+	rep.FirstStepMsCold, rep.ColdCompiles = ms(cold), coldCompiles
+	fmt.Fprintf(stdout, "\n== 3. the same step cold: a fresh device, no warm-up (its %d pipelines compile at their launches)\n", coldCompiles)
+	fmt.Fprintf(stdout, "  first step cold:           %.2f ms\n", rep.FirstStepMsCold)
+	fmt.Fprintf(stdout, "  first step after warm-up:  %.2f ms (cold ÷ warm %.2fx; cold − warm %+.2f ms: the compile stalls avoided, within the steps' noise)\n",
+		rep.FirstStepMsWarm, rep.FirstStepMsCold/rep.FirstStepMsWarm, rep.FirstStepMsCold-rep.FirstStepMsWarm)
+
+	if cfg.out != "" {
+		png, err := writeModelChart(cfg.out, mc, rep)
+		if err != nil {
+			return fail("chart: %v", err)
+		}
+		rep.Chart = png
+		fmt.Fprintf(stdout, "  chart:                     %s\n", png)
+	}
+	return 0
+}
+
+// coldStep runs one step of the model on a freshly opened device, with
+// each key's winner and nothing compiled beforehand, as a process without
+// a warm-up would; it checks the logits against want and returns the
+// step's time, launch to result, and the pipelines it compiled. (The
+// lowering of each kernel for the driver's compiler is cached by the
+// process, so a cold process would stall a little longer.)
+func coldStep(ctx context.Context, adapter string, mc decoder.Config, w *decoder.Weights, winners map[string]string, want []float64, tol float64) (time.Duration, int64, error) {
+	d, err := wgpu.Open(wgpu.Options{Adapter: adapter})
+	if err != nil {
+		return 0, 0, err
+	}
+	defer d.Close()
+	m, err := decoder.NewModel(d, mc, w, true)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer m.Release()
+	c := client.New(d, client.WithRegistry(registry.New())) // ProcessExecute
+	defer c.Close()
+	start := time.Now()
+	if err := m.Step(decoder.Chosen(c, winners)); err != nil {
+		return 0, 0, err
+	}
+	if err := c.Sync(ctx); err != nil {
+		return 0, 0, err
+	}
+	dt := time.Since(start)
+	got, err := m.ReadLogits(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	if maxErr, _ := decoder.MaxAbsError(got, want); !(maxErr <= tol) {
+		return 0, 0, fmt.Errorf("logits max abs error %.3g, tolerance %.3g", maxErr, tol)
+	}
+	return dt, d.Compiles(), nil
+}

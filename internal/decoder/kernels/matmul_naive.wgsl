@@ -1,0 +1,28 @@
+// out = a·w + bias (a m×k, w k×n, bias n): one invocation per element of
+// out, in a T×T workgroup. The sizes come from the uniform dims, so one
+// pipeline serves every shape.
+
+override T: u32 = 8; // the workgroup is T×T
+
+@group(0) @binding(0) var<uniform> dims: vec4<u32>; // m, n, k
+@group(0) @binding(1) var<storage, read> a: array<f32>;
+@group(0) @binding(2) var<storage, read> w: array<f32>;
+@group(0) @binding(3) var<storage, read> bias: array<f32>;
+@group(0) @binding(4) var<storage, read_write> out: array<f32>;
+
+@compute @workgroup_size(T, T)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
+	let m = dims.x;
+	let n = dims.y;
+	let k = dims.z;
+	let row = gid.y;
+	let col = gid.x;
+	if (row >= m || col >= n) {
+		return;
+	}
+	var acc = bias[col];
+	for (var p: u32 = 0u; p < k; p = p + 1u) {
+		acc = acc + a[row * k + p] * w[p * n + col];
+	}
+	out[row * n + col] = acc;
+}

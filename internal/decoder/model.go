@@ -1,0 +1,508 @@
+//go:build cgo
+
+package decoder
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"unsafe"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+// Variant is one way to run an op: a kernel and its workgroup count for
+// the op's shape.
+type Variant struct {
+	Name       string
+	Kernel     *gpu.Kernel
+	Workgroups [3]uint32
+}
+
+// Op is one kind of launch of the step at one shape: a tunable op has a
+// tune key and several variants, a fixed one a single variant. Launches of
+// one Op share its uniform of sizes and its shapes. An Op is immutable
+// once its Model is made.
+type Op struct {
+	Name     string    // "matmul", "layernorm", "softmax", "embed", ...
+	Key      string    // the tune key; "" for a fixed op
+	Variants []Variant // the tune candidates, in order; one for a fixed op
+	Tune     tune.Op   // the tune op (Key, a candidate per variant, NewInputs); zero for a fixed op
+}
+
+// Tunable reports whether o is tuned.
+func (o *Op) Tunable() bool { return o.Key != "" }
+
+// Variant returns o's variant called name, or false.
+func (o *Op) Variant(name string) (Variant, bool) {
+	for _, v := range o.Variants {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return Variant{}, false
+}
+
+// BufferSpec is one buffer of the step: its size and usage, its contents
+// when it holds weights, tokens or sizes (nil for an activation), and
+// whether the step takes it from the device's pool each time.
+type BufferSpec struct {
+	Name  string
+	Size  uint64
+	Usage wgpu.BufferUsage
+	Data  []byte // little-endian contents, uploaded once; nil for activations
+	Temp  bool   // an activation or temporary: pooled per step when the model is
+}
+
+// Launch is one launch of the step: its op and its buffers, by index into
+// [Model.Buffers], in binding order.
+type Launch struct {
+	Op   *Op
+	Args []int
+}
+
+// Model is a decoder on one wgpu device: its buffers, ops and launches.
+// Its step's activations and temporaries come from the device's buffer
+// pool ([wgpu.Device.TempBuffer]) each step and go back after it, unless
+// the model was made with pooled false: then they are made once.
+//
+// A Model is not safe for concurrent use; [Model.Release] releases it.
+type Model struct {
+	Config
+	W *Weights
+
+	d        *wgpu.Device
+	pooled   bool
+	specs    []BufferSpec
+	bufs     []*wgpu.Buffer // by spec; a pooled temp's is nil between steps
+	ops      []*Op          // in first-use order
+	launches []Launch
+	args     [][]gpu.Buffer // per launch, filled from bufs each step
+	kernels  map[string]*gpu.Kernel
+	logits   int // index of the logits buffer
+}
+
+// NewModel uploads w (the weights of c) to d and builds the step. It
+// returns an error when a buffer or a dispatch exceeds d's limits.
+func NewModel(d *wgpu.Device, c Config, w *Weights, pooled bool) (m *Model, err error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	m = &Model{Config: c, W: w, d: d, pooled: pooled, kernels: map[string]*gpu.Kernel{}}
+	defer func() {
+		if err != nil {
+			m.Release()
+			m = nil
+		}
+	}()
+	if err := m.build(); err != nil {
+		return nil, err
+	}
+	lim := d.Limits()
+	for _, s := range m.specs {
+		if s.Usage&wgpu.BufferUsageStorage != 0 && s.Size > lim.MaxStorageBufferBindingSize {
+			return nil, fmt.Errorf("decoder: buffer %s of %d bytes exceeds the device's maxStorageBufferBindingSize %d", s.Name, s.Size, lim.MaxStorageBufferBindingSize)
+		}
+	}
+	for _, o := range m.ops {
+		for _, v := range o.Variants {
+			for _, n := range v.Workgroups {
+				if n > lim.MaxComputeWorkgroupsPerDimension {
+					return nil, fmt.Errorf("decoder: %s %s dispatches %v workgroups, over the device's maxComputeWorkgroupsPerDimension %d",
+						o.Name, v.Name, v.Workgroups, lim.MaxComputeWorkgroupsPerDimension)
+				}
+			}
+		}
+	}
+	m.bufs = make([]*wgpu.Buffer, len(m.specs))
+	for i, s := range m.specs {
+		if s.Temp && pooled {
+			continue
+		}
+		if m.bufs[i], err = d.NewBuffer(s.Size, s.Usage); err != nil {
+			return nil, err
+		}
+		if s.Data != nil {
+			if err := m.bufs[i].Write(s.Data); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, o := range m.ops {
+		if o.Tunable() {
+			o.Tune = m.tuneOp(o)
+		}
+	}
+	m.args = make([][]gpu.Buffer, len(m.launches))
+	for i, l := range m.launches {
+		m.args[i] = make([]gpu.Buffer, len(l.Args))
+	}
+	return m, nil
+}
+
+// Release releases the model's buffers (a pooled step's are back in the
+// pool already).
+func (m *Model) Release() {
+	for i, b := range m.bufs {
+		if b != nil {
+			b.Release()
+			m.bufs[i] = nil
+		}
+	}
+}
+
+// Device returns the model's device.
+func (m *Model) Device() *wgpu.Device { return m.d }
+
+// Ops returns the step's ops in first-use order.
+func (m *Model) Ops() []*Op { return m.ops }
+
+// Launches returns the step's launches, in order.
+func (m *Model) Launches() []Launch { return m.launches }
+
+// Buffers returns the step's buffers; [Launch].Args index it.
+func (m *Model) Buffers() []BufferSpec { return m.specs }
+
+// Kernels returns every distinct kernel of every variant.
+func (m *Model) Kernels() []*gpu.Kernel {
+	var ks []*gpu.Kernel
+	seen := map[*gpu.Kernel]bool{}
+	for _, o := range m.ops {
+		for _, v := range o.Variants {
+			if !seen[v.Kernel] {
+				seen[v.Kernel] = true
+				ks = append(ks, v.Kernel)
+			}
+		}
+	}
+	return ks
+}
+
+// Logits returns the buffer the step writes the logits to (Seq × Vocab
+// float32s).
+func (m *Model) Logits() *wgpu.Buffer { return m.bufs[m.logits] }
+
+// Buffer returns buffer i of [Model.Buffers] as the step binds it: nil for
+// a pooled temporary between steps.
+func (m *Model) Buffer(i int) *wgpu.Buffer { return m.bufs[i] }
+
+// Step runs one forward pass: it takes the temporaries from the pool (when
+// pooled), calls launch for each launch in order with its buffers in
+// binding order, and hands the temporaries back to the pool, also when a
+// launch fails. launch must not keep args.
+func (m *Model) Step(launch func(o *Op, args []gpu.Buffer) error) (err error) {
+	if m.pooled {
+		defer func() {
+			for i, s := range m.specs {
+				if s.Temp && m.bufs[i] != nil {
+					m.bufs[i].Recycle()
+					m.bufs[i] = nil
+				}
+			}
+		}()
+		for i, s := range m.specs {
+			if s.Temp {
+				if m.bufs[i], err = m.d.TempBuffer(s.Size, s.Usage); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	for i, l := range m.launches {
+		args := m.args[i]
+		for j, b := range l.Args {
+			args[j] = m.bufs[b]
+		}
+		if err := launch(l.Op, args); err != nil {
+			return fmt.Errorf("launch %d (%s): %w", i, l.Op.Name, err)
+		}
+	}
+	return nil
+}
+
+// Tuned returns a Step launch function that runs each tunable op through
+// tu (which decides its variant, measuring it first if the key is
+// undecided) and each fixed op through c, tu's client.
+func Tuned(ctx context.Context, tu *tune.Tuner, c *client.Client) func(*Op, []gpu.Buffer) error {
+	return func(o *Op, args []gpu.Buffer) error {
+		if o.Tunable() {
+			_, err := tu.Run(ctx, o.Tune, args...)
+			return err
+		}
+		v := o.Variants[0]
+		return c.Launch(v.Kernel, v.Workgroups, args...)
+	}
+}
+
+// Chosen returns a Step launch function that launches, through c, each
+// op's variant named in winners by its key (a fixed op's only variant);
+// an op without a winner runs its first variant.
+func Chosen(c *client.Client, winners map[string]string) func(*Op, []gpu.Buffer) error {
+	return func(o *Op, args []gpu.Buffer) error {
+		v, ok := o.Variant(winners[o.Key])
+		if !ok {
+			v = o.Variants[0]
+		}
+		return c.Launch(v.Kernel, v.Workgroups, args...)
+	}
+}
+
+// ReadLogits reads the logits of the last step.
+func (m *Model) ReadLogits(ctx context.Context) ([]float32, error) {
+	return m.Logits().ReadFloat32(ctx)
+}
+
+// tuneOp makes o's tune op: a candidate per variant, measured on fresh
+// buffers shaped like those of o's first launch.
+func (m *Model) tuneOp(o *Op) tune.Op {
+	var first []int
+	for _, l := range m.launches {
+		if l.Op == o {
+			first = l.Args
+			break
+		}
+	}
+	t := tune.Op{Key: o.Key, NewInputs: m.newInputs(first)}
+	for _, v := range o.Variants {
+		t.Candidates = append(t.Candidates, tune.Candidate{Name: v.Name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+			return c.Launch(v.Kernel, v.Workgroups, in...)
+		}})
+	}
+	return t
+}
+
+// newInputs returns an Op.NewInputs making a fresh buffer for each of
+// slots, with the same size, usage and contents (activations zeroed): a
+// measurement does a real launch's work without touching the step's
+// buffers.
+func (m *Model) newInputs(slots []int) func(context.Context) ([]gpu.Buffer, func(), error) {
+	return func(context.Context) (_ []gpu.Buffer, _ func(), err error) {
+		var made []*wgpu.Buffer
+		release := func() {
+			for _, b := range made {
+				b.Release()
+			}
+		}
+		defer func() {
+			if err != nil {
+				release()
+			}
+		}()
+		in := make([]gpu.Buffer, 0, len(slots))
+		for _, i := range slots {
+			s := m.specs[i]
+			b, err := m.d.NewBuffer(s.Size, s.Usage)
+			if err != nil {
+				return nil, nil, err
+			}
+			made = append(made, b)
+			if s.Data != nil {
+				err = b.Write(s.Data)
+			} else {
+				err = b.Clear(0, s.Size)
+			}
+			if err != nil {
+				return nil, nil, err
+			}
+			in = append(in, b)
+		}
+		return in, release, nil
+	}
+}
+
+// bytesOf returns v's bytes, little-endian as on every host this builds
+// for with cgo (amd64, arm64 and 386: WGSL reads little-endian).
+func bytesOf[T float32 | uint32](v []T) []byte {
+	if len(v) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), len(v)*4)
+}
+
+const uniformUsage = wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst
+
+// builder state: buffer specs and ops made while build runs.
+func (m *Model) buffer(name string, floats int, data []byte, temp bool) int {
+	m.specs = append(m.specs, BufferSpec{Name: name, Size: uint64(4 * floats), Usage: wgpu.BufferUsageDefault, Data: data, Temp: temp})
+	return len(m.specs) - 1
+}
+
+func (m *Model) weight(name string, v []float32) int {
+	return m.buffer(name, len(v), bytesOf(v), false)
+}
+
+// op adds an op whose sizes uniform holds dims.
+func (m *Model) op(name, key string, dims [4]uint32, variants ...Variant) (*Op, int) {
+	o := &Op{Name: name, Key: key, Variants: variants}
+	m.ops = append(m.ops, o)
+	u := dims[:]
+	m.specs = append(m.specs, BufferSpec{Name: name + "/dims", Size: 16, Usage: uniformUsage, Data: bytesOf(u)})
+	return o, len(m.specs) - 1
+}
+
+func (m *Model) launch(o *Op, args ...int) {
+	m.launches = append(m.launches, Launch{Op: o, Args: args})
+}
+
+// kernel returns the kernel of src's entry main with the given override
+// constants, one per name.
+func (m *Model) kernel(name, src string, consts map[string]float64) *gpu.Kernel {
+	if k, ok := m.kernels[name]; ok {
+		return k
+	}
+	k := gpu.NewKernel("decoder/"+name, src, "main").WithConstants(consts)
+	m.kernels[name] = k
+	return k
+}
+
+func ceilDiv(a, b int) uint32 { return uint32((a + b - 1) / b) }
+
+// flat returns the workgroups of a 1-D launch over n elements, w to a
+// workgroup, as the element-wise kernels lay them out: rows of at most
+// 65535 workgroups (WebGPU's default maxComputeWorkgroupsPerDimension).
+func flat(n, w int) [3]uint32 {
+	g := (n + w - 1) / w
+	x := min(g, math.MaxUint16)
+	return [3]uint32{uint32(x), uint32((g + x - 1) / x), 1}
+}
+
+// elementwise returns an op of one variant of src over n elements.
+func (m *Model) elementwise(name, src string, dims [4]uint32, n int) (*Op, int) {
+	const w = 64
+	k := m.kernel(name+"/wg64", src, map[string]float64{"W": w})
+	return m.op(name, "", dims, Variant{Name: "wg64", Kernel: k, Workgroups: flat(n, w)})
+}
+
+// matmulOp returns the op out = a·w + bias for a rows×k, w k×n: naive,
+// tiled and vec4 (n a multiple of 4), at two workgroup sizes.
+func (m *Model) matmulOp(rows, n, k int) (*Op, int) {
+	var vs []Variant
+	for _, v := range []struct {
+		name string
+		src  string
+		t    int
+		vec  int
+	}{
+		{"naive-8x8", matmulNaiveWGSL, 8, 1},
+		{"tiled-8", matmulTiledWGSL, 8, 1},
+		{"tiled-16", matmulTiledWGSL, 16, 1},
+		{"vec4-8x8", matmulVec4WGSL, 8, 4},
+		{"vec4-16x16", matmulVec4WGSL, 16, 4},
+	} {
+		if n%v.vec != 0 {
+			continue
+		}
+		kern := m.kernel("matmul/"+v.name, v.src, map[string]float64{"T": float64(v.t)})
+		vs = append(vs, Variant{Name: v.name, Kernel: kern, Workgroups: [3]uint32{ceilDiv(n/v.vec, v.t), ceilDiv(rows, v.t), 1}})
+	}
+	return m.op("matmul", fmt.Sprintf("decoder/matmul/%dx%dx%d", rows, n, k), [4]uint32{uint32(rows), uint32(n), uint32(k), 0}, vs...)
+}
+
+// rowOp returns a row-wise op (layer norm, softmax) over rows×cols: a
+// thread per row, or a workgroup of 64 or 256 per row.
+func (m *Model) rowOp(name, rowSrc, groupSrc string, rows, cols int) (*Op, int) {
+	vs := []Variant{{Name: "thread-per-row", Kernel: m.kernel(name+"/thread-per-row", rowSrc, map[string]float64{"W": 64}),
+		Workgroups: [3]uint32{ceilDiv(rows, 64), 1, 1}}}
+	for _, w := range []int{64, 256} {
+		vn := fmt.Sprintf("group-per-row-%d", w)
+		vs = append(vs, Variant{Name: vn, Kernel: m.kernel(name+"/"+vn, groupSrc, map[string]float64{"W": float64(w)}),
+			Workgroups: [3]uint32{uint32(rows), 1, 1}})
+	}
+	return m.op(name, fmt.Sprintf("decoder/%s/%dx%d", name, rows, cols), [4]uint32{uint32(rows), uint32(cols), 0, 0}, vs...)
+}
+
+// build lays out the step's buffers, ops and launches.
+func (m *Model) build() error {
+	c, w := m.Config, m.W
+	if len(w.Layers) != c.Layers || len(w.Tokens) != c.Seq || len(w.Head) != c.Width*c.Vocab {
+		return errors.New("decoder: the weights are not of this config")
+	}
+	t, d, h := c.Seq, c.Width, c.Hidden()
+	u32 := func(v ...int) [4]uint32 {
+		var a [4]uint32
+		for i, x := range v {
+			a[i] = uint32(x)
+		}
+		return a
+	}
+
+	tokens := m.buffer("tokens", len(w.Tokens), bytesOf(w.Tokens), false)
+	wte, wpe := m.weight("wte", w.TokenEmbed), m.weight("wpe", w.PosEmbed)
+	x := m.buffer("x", t*d, nil, true) // the residual stream
+	a := m.buffer("ln", t*d, nil, true)
+	qkv := m.buffer("qkv", t*3*d, nil, true)
+	scores := m.buffer("scores", c.Heads*t*t, nil, true)
+	probs := m.buffer("probs", c.Heads*t*t, nil, true)
+	att := m.buffer("att", t*d, nil, true)
+	proj := m.buffer("proj", t*d, nil, true)
+	up := m.buffer("up", t*h, nil, true)
+	gelu := m.buffer("gelu", t*h, nil, true)
+	m.logits = m.buffer("logits", t*c.Vocab, nil, false)
+
+	embed, embedDims := m.elementwise("embed", embedWGSL, u32(t, d), t*d)
+	ln, lnDims := m.rowOp("layernorm", layerNormRowWGSL, layerNormGroupWGSL, t, d)
+	mmQKV, qkvDims := m.matmulOp(t, 3*d, d)
+	sc, scDims := m.op("attn-scores", "", u32(t, d, c.Heads), Variant{Name: "wg8x8",
+		Kernel: m.kernel("attn-scores/wg8x8", attnScoresWGSL, map[string]float64{"W": 8}), Workgroups: [3]uint32{ceilDiv(t, 8), ceilDiv(t, 8), uint32(c.Heads)}})
+	sm, smDims := m.rowOp("softmax", softmaxRowWGSL, softmaxGroupWGSL, c.Heads*t, t)
+	av, avDims := m.elementwise("attn-values", attnValuesWGSL, u32(t, d, c.Heads), t*d)
+	mmProj, projDims := m.matmulOp(t, d, d)
+	add, addDims := m.elementwise("add", addWGSL, u32(t*d), t*d)
+	mmUp, upDims := m.matmulOp(t, h, d)
+	ge, geDims := m.elementwise("gelu", geluWGSL, u32(t*h), t*h)
+	mmDown, downDims := m.matmulOp(t, d, h)
+	mmHead, headDims := m.matmulOp(t, c.Vocab, d)
+
+	m.launch(embed, embedDims, tokens, wte, wpe, x)
+	for i, l := range w.Layers {
+		p := fmt.Sprintf("layer%d/", i)
+		m.launch(ln, lnDims, x, m.weight(p+"ln1.gain", l.LN1Gain), m.weight(p+"ln1.bias", l.LN1Bias), a)
+		m.launch(mmQKV, qkvDims, a, m.weight(p+"qkv", l.QKV), m.weight(p+"qkv.bias", l.QKVBias), qkv)
+		m.launch(sc, scDims, qkv, scores)
+		m.launch(sm, smDims, scores, probs)
+		m.launch(av, avDims, probs, qkv, att)
+		m.launch(mmProj, projDims, att, m.weight(p+"proj", l.Proj), m.weight(p+"proj.bias", l.ProjBias), proj)
+		m.launch(add, addDims, x, proj)
+		m.launch(ln, lnDims, x, m.weight(p+"ln2.gain", l.LN2Gain), m.weight(p+"ln2.bias", l.LN2Bias), a)
+		m.launch(mmUp, upDims, a, m.weight(p+"up", l.Up), m.weight(p+"up.bias", l.UpBias), up)
+		m.launch(ge, geDims, up, gelu)
+		m.launch(mmDown, downDims, gelu, m.weight(p+"down", l.Down), m.weight(p+"down.bias", l.DownBias), proj)
+		m.launch(add, addDims, x, proj)
+	}
+	m.launch(ln, lnDims, x, m.weight("lnf.gain", w.LNFGain), m.weight("lnf.bias", w.LNFBias), a)
+	m.launch(mmHead, headDims, a, m.weight("head", w.Head), m.weight("head.bias", w.HeadBias), m.logits)
+	m.dedupOps()
+	return nil
+}
+
+// dedupOps merges matmul ops of one shape (the MLP's down-projection and
+// the output projection differ; the logits may match another): one key,
+// one tune, one uniform per shape.
+func (m *Model) dedupOps() {
+	byKey := map[string]*Op{}
+	dims := map[*Op]int{}
+	var ops []*Op
+	for i := range m.launches {
+		l := &m.launches[i]
+		o := l.Op
+		if o.Key == "" {
+			if _, ok := dims[o]; !ok {
+				dims[o] = l.Args[0]
+				ops = append(ops, o)
+			}
+			continue
+		}
+		if first, ok := byKey[o.Key]; ok {
+			l.Op, l.Args[0] = first, dims[first]
+			continue
+		}
+		byKey[o.Key] = o
+		dims[o] = l.Args[0]
+		ops = append(ops, o)
+	}
+	m.ops = ops
+}

@@ -1,0 +1,229 @@
+//go:build cgo
+
+package rawwgpu
+
+import (
+	"fmt"
+
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+)
+
+// KernelSpec is one kernel of a [Program]: WGSL the driver's compiler
+// takes (a hand-written program writes its dialect) and the entry point.
+type KernelSpec struct {
+	Source, Entry string
+}
+
+// BufferSpec is one buffer of a [Program]: its size, whether it is a
+// uniform (else storage), and its contents, uploaded once (nil: zeros).
+type BufferSpec struct {
+	Size    uint64
+	Uniform bool
+	Data    []byte
+}
+
+// DispatchSpec is one dispatch of a [Program]: kernel index, workgroup
+// counts, and for each binding of group 0 its number and buffer index.
+type DispatchSpec struct {
+	Kernel     int
+	Workgroups [3]uint32
+	Bindings   []BindingSpec
+}
+
+// BindingSpec binds buffer Buffer at @group(0) @binding(Binding).
+type BindingSpec struct {
+	Binding uint32
+	Buffer  int
+}
+
+// Program is a fixed sequence of dispatches of several kernels on
+// buffers made once, as a careful hand-written go-webgpu program records a
+// model's step: each pipeline with the layout the driver derives, each
+// dispatch's bind group made up front. It is not safe for concurrent use.
+type Program struct {
+	r     *Device
+	bufs  []*gowgpu.Buffer
+	pipes []*gowgpu.ComputePipeline
+	steps []dispatch
+}
+
+type dispatch struct {
+	pipe *gowgpu.ComputePipeline
+	bg   *gowgpu.BindGroup
+	wg   [3]uint32
+}
+
+// NewProgram compiles ks, makes and fills bs and the bind groups of ds on
+// r's device.
+func (r *Device) NewProgram(ks []KernelSpec, bs []BufferSpec, ds []DispatchSpec) (p *Program, err error) {
+	p = &Program{r: r}
+	defer func() {
+		if err != nil {
+			p.Release()
+			p = nil
+		}
+	}()
+	for _, k := range ks {
+		mod, err := r.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: k.Source}})
+		if err != nil {
+			return nil, err
+		}
+		pipe, err := r.dev.CreateComputePipeline(&gowgpu.ComputePipelineDescriptor{
+			Compute: gowgpu.ProgrammableStageDescriptor{Module: mod, EntryPoint: k.Entry},
+		})
+		mod.Release()
+		if err != nil {
+			return nil, err
+		}
+		p.pipes = append(p.pipes, pipe)
+	}
+	for _, b := range bs {
+		usage := gowgpu.BufferUsage_Storage | gowgpu.BufferUsage_CopyDst | gowgpu.BufferUsage_CopySrc
+		if b.Uniform {
+			usage = gowgpu.BufferUsage_Uniform | gowgpu.BufferUsage_CopyDst
+		}
+		buf, err := r.dev.CreateBuffer(&gowgpu.BufferDescriptor{Size: b.Size, Usage: usage})
+		if err != nil {
+			return nil, err
+		}
+		p.bufs = append(p.bufs, buf)
+		if b.Data != nil {
+			if err := r.queue.WriteBuffer(buf, 0, b.Data); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, d := range ds {
+		if d.Kernel < 0 || d.Kernel >= len(p.pipes) {
+			return nil, fmt.Errorf("rawwgpu: dispatch %d: no kernel %d", i, d.Kernel)
+		}
+		pipe := p.pipes[d.Kernel]
+		var entries []gowgpu.BindGroupEntry
+		for _, b := range d.Bindings {
+			entries = append(entries, gowgpu.BindGroupEntry{Binding: b.Binding, Buffer: p.bufs[b.Buffer], Size: bs[b.Buffer].Size})
+		}
+		bgl := pipe.GetBindGroupLayout(0)
+		bg, err := r.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Layout: bgl, Entries: entries})
+		bgl.Release()
+		if err != nil {
+			return nil, fmt.Errorf("rawwgpu: dispatch %d: %w", i, err)
+		}
+		p.steps = append(p.steps, dispatch{pipe: pipe, bg: bg, wg: d.Workgroups})
+	}
+	r.dev.Poll(true, nil)
+	return p, nil
+}
+
+// OnePass records every dispatch in one compute pass, submits it at once
+// and waits for the GPU: one submit per step.
+func (p *Program) OnePass() error {
+	enc, err := p.r.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return err
+	}
+	defer enc.Release()
+	pass := enc.BeginComputePass(nil)
+	for _, d := range p.steps {
+		pass.SetPipeline(d.pipe)
+		pass.SetBindGroup(0, d.bg, nil)
+		pass.DispatchWorkgroups(d.wg[0], d.wg[1], d.wg[2])
+	}
+	err = pass.End()
+	pass.Release()
+	if err != nil {
+		return err
+	}
+	cmd, err := enc.Finish(nil)
+	if err != nil {
+		return err
+	}
+	p.r.queue.Submit(cmd)
+	cmd.Release()
+	p.r.Wait()
+	return nil
+}
+
+// SubmitEach records and submits each dispatch in an encoder, pass and
+// submit of its own — what a first attempt looks like — then waits for
+// the GPU.
+func (p *Program) SubmitEach() error {
+	for _, d := range p.steps {
+		enc, err := p.r.dev.CreateCommandEncoder(nil)
+		if err != nil {
+			return err
+		}
+		pass := enc.BeginComputePass(nil)
+		pass.SetPipeline(d.pipe)
+		pass.SetBindGroup(0, d.bg, nil)
+		pass.DispatchWorkgroups(d.wg[0], d.wg[1], d.wg[2])
+		err = pass.End()
+		pass.Release()
+		if err != nil {
+			enc.Release()
+			return err
+		}
+		cmd, err := enc.Finish(nil)
+		enc.Release()
+		if err != nil {
+			return err
+		}
+		p.r.queue.Submit(cmd)
+		cmd.Release()
+	}
+	p.r.Wait()
+	return nil
+}
+
+// Read copies buffer i back (for checking a program's result).
+func (p *Program) Read(i int) ([]byte, error) {
+	src := p.bufs[i]
+	size := src.GetSize()
+	staging, err := p.r.dev.CreateBuffer(&gowgpu.BufferDescriptor{Size: size, Usage: gowgpu.BufferUsage_MapRead | gowgpu.BufferUsage_CopyDst})
+	if err != nil {
+		return nil, err
+	}
+	defer staging.Release()
+	enc, err := p.r.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return nil, err
+	}
+	defer enc.Release()
+	if err := enc.CopyBufferToBuffer(src, 0, staging, 0, size); err != nil {
+		return nil, err
+	}
+	cmd, err := enc.Finish(nil)
+	if err != nil {
+		return nil, err
+	}
+	p.r.queue.Submit(cmd)
+	cmd.Release()
+	var status gowgpu.BufferMapAsyncStatus
+	done := false
+	if err := staging.MapAsync(gowgpu.MapMode_Read, 0, size, func(st gowgpu.BufferMapAsyncStatus) { status, done = st, true }); err != nil {
+		return nil, err
+	}
+	for !done {
+		p.r.dev.Poll(true, nil)
+	}
+	if status != gowgpu.BufferMapAsyncStatus_Success {
+		return nil, errMap(status)
+	}
+	out := append([]byte(nil), staging.GetMappedRange(0, uint(size))...)
+	return out, staging.Unmap()
+}
+
+// Release releases the program's bind groups, pipelines and buffers,
+// waiting for the GPU first.
+func (p *Program) Release() {
+	p.r.Wait()
+	for _, d := range p.steps {
+		d.bg.Release()
+	}
+	for _, pipe := range p.pipes {
+		pipe.Release()
+	}
+	for _, b := range p.bufs {
+		b.Release()
+	}
+	*p = Program{r: p.r}
+}
