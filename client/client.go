@@ -30,7 +30,7 @@ const (
 
 // SingleStream is the stream every client of a service shares under
 // [Single]. [PerClient] streams are never 0.
-const SingleStream registry.StreamID = 0
+const SingleStream gpu.StreamID = 0
 
 // String returns "PerClient" or "Single". It panics on an invalid value.
 func (p StreamPolicy) String() string {

@@ -51,20 +51,6 @@ func TestIDsUnique(t *testing.T) {
 	assert.Len(t, streams, goroutines*per)
 }
 
-// TestKernelMemo: one entry, the last service's; another service's lookup
-// misses.
-func TestKernelMemo(t *testing.T) {
-	k := gpu.NewKernel("m", "@compute @workgroup_size(1) fn main() {}", "main")
-	assert.Nil(t, k.Memo(1))
-	k.SetMemo(1, "one")
-	assert.Equal(t, "one", k.Memo(1))
-	assert.Nil(t, k.Memo(2), "another service's lookup misses")
-	k.SetMemo(2, "two")
-	assert.Equal(t, "two", k.Memo(2))
-	assert.Nil(t, k.Memo(1), "one entry: the last one stored")
-	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = k.Memo(2) }))
-}
-
 // TestKernelConstants: constants are part of the content key, copied in and
 // out, and replace (not merge with) the kernel's.
 func TestKernelConstants(t *testing.T) {

@@ -1,19 +1,16 @@
 package gpu
 
-import (
-	"sync/atomic"
+import "sync/atomic"
 
-	"github.com/streamgate/streamgate/registry"
-)
-
-// ServiceID identifies one service (one device) in the process; it is the
-// registry's id type, so overrides name streams of services directly.
-type ServiceID = registry.ServiceID
+// ServiceID identifies one service (one device) in the process. Package
+// registry keys its overrides by it (registry.ServiceStream), so an override
+// names a stream of a service directly.
+type ServiceID uint64
 
 // StreamID identifies a logical stream. Stream ids are the process's, not a
 // service's: stream 7 of one service and stream 7 of another are two
 // streams (see registry.ServiceStream).
-type StreamID = registry.StreamID
+type StreamID uint64
 
 // The last ids handed out. One allocator each, for every implementation.
 var (

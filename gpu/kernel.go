@@ -7,7 +7,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sync/atomic"
 )
 
 // Kernel is a compute kernel: WGSL source, the entry point to run and the
@@ -22,33 +21,6 @@ type Kernel struct {
 	entry     string             // written once
 	constants map[string]float64 // written once; never handed out (Constants copies)
 	key       [32]byte           // written once: SHA-256 over entry, source and constants
-
-	memo atomic.Pointer[memo] // the last service's compiled form (see Memo)
-}
-
-// memo is one service's value for a kernel.
-type memo struct {
-	owner ServiceID
-	value any
-}
-
-// Memo returns the value the service owner stored for k with [Kernel.SetMemo],
-// or nil. A service keeps its compiled form of k there, so that a launch
-// finds it with one atomic load instead of hashing k's key; k holds one
-// entry, the last one stored, so a kernel launched on several services
-// alternately falls back to the service's own cache. It is safe for
-// concurrent use and never allocates.
-func (k *Kernel) Memo(owner ServiceID) any {
-	if m := k.memo.Load(); m != nil && m.owner == owner {
-		return m.value
-	}
-	return nil
-}
-
-// SetMemo stores value as service owner's memo for k (see [Kernel.Memo]),
-// replacing any other service's. It is safe for concurrent use.
-func (k *Kernel) SetMemo(owner ServiceID, value any) {
-	k.memo.Store(&memo{owner: owner, value: value})
 }
 
 // NewKernel returns the kernel named name (used in reports and errors) that

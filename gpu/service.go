@@ -1,6 +1,9 @@
 package gpu
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Service is what a client (package client) needs from a device: one WebGPU
 // device and its queue, reached through logical streams. The wgpu package's
@@ -53,4 +56,35 @@ type Service interface {
 type Buffer interface {
 	// Size returns the buffer's size in bytes.
 	Size() uint64
+}
+
+// GPUTimer is an optional interface that may be implemented by a [Service]
+// that can time a stream's work on the GPU. Package tune times its samples
+// with it; if a Service does not implement GPUTimer, or HasTimestamps
+// reports false, tune times samples by the wall clock around a sync.
+//
+// The wgpu package's Device implements it. Implementations must be safe for
+// concurrent use by multiple goroutines.
+type GPUTimer interface {
+	// HasTimestamps reports whether TimeStream can measure on this service
+	// (wgpu: whether the adapter has timestamp queries). It must not block.
+	HasTimestamps() bool
+
+	// TimeStream runs record, which launches on stream, and returns the GPU
+	// time those launches took. It returns record's error if record fails,
+	// and ctx.Err() if ctx is done before the result is read.
+	TimeStream(ctx context.Context, stream StreamID, record func() error) (time.Duration, error)
+}
+
+// Identifier is an optional interface that may be implemented by a
+// [Service] that can name its adapter (name, vendor, driver, backend): the
+// device part of package tune's cache keys, so that a decision made on one
+// kind of hardware is reused on the same kind only. If a Service does not
+// implement Identifier, tune keys its decisions by the service id, which
+// lasts only as long as the process.
+//
+// The wgpu package's Device implements it. AdapterIdentity must be safe for
+// concurrent use and return the same string for the service's life.
+type Identifier interface {
+	AdapterIdentity() string
 }

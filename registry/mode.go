@@ -1,6 +1,10 @@
 package registry
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/streamgate/streamgate/gpu"
+)
 
 // StreamMode says whether the launches on a stream run.
 type StreamMode uint8
@@ -54,12 +58,15 @@ func (m StreamMode) mustValid() {
 }
 
 // ServiceID identifies one device's service (one WebGPU device) in the
-// process.
-type ServiceID uint64
+// process. It is the contract's id type, [gpu.ServiceID], declared in
+// package gpu (a leaf importing only the standard library) so that a
+// device implementation does not run this package's initialization.
+type ServiceID = gpu.ServiceID
 
 // StreamID identifies a stream. Stream ids are the process's, not a
 // device's: stream 7 on one service and stream 7 on another are two streams.
-type StreamID uint64
+// It is the contract's id type, [gpu.StreamID].
+type StreamID = gpu.StreamID
 
 // ServiceStream is one stream of one service: the key an [Override] sets the
 // mode of.

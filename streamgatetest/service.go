@@ -8,7 +8,6 @@ import (
 
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/lockfree"
-	"github.com/streamgate/streamgate/registry"
 )
 
 // Launch is one recorded dispatch.
@@ -30,18 +29,18 @@ type Launch struct {
 // value is not usable; use [NewService]. Compiled never blocks and never
 // allocates, as a real service's must not.
 type Service struct {
-	id       registry.ServiceID
+	id       gpu.ServiceID
 	compiled lockfree.Value[map[[32]byte]struct{}] // copy-on-write set of compiled kernel keys
 
-	mu        sync.Mutex                     // guards the fields below
-	fail      map[string]error               // kernel name → its compile error
-	compiles  map[string]int                 // kernel name → compiles done
-	pending   map[registry.StreamID][]Launch // recorded, not flushed
-	submitted map[registry.StreamID][]Launch // flushed
-	executed  map[string]int                 // kernel name → launches submitted
-	syncs     map[registry.StreamID]int      // Sync calls per stream
-	closed    map[registry.StreamID]int      // CloseStream calls per stream
-	batches   [][]string                     // Precompile batches, by kernel name
+	mu        sync.Mutex                // guards the fields below
+	fail      map[string]error          // kernel name → its compile error
+	compiles  map[string]int            // kernel name → compiles done
+	pending   map[gpu.StreamID][]Launch // recorded, not flushed
+	submitted map[gpu.StreamID][]Launch // flushed
+	executed  map[string]int            // kernel name → launches submitted
+	syncs     map[gpu.StreamID]int      // Sync calls per stream
+	closed    map[gpu.StreamID]int      // CloseStream calls per stream
+	batches   [][]string                // Precompile batches, by kernel name
 }
 
 // NewService returns an empty service with a fresh process-unique id.
@@ -50,11 +49,11 @@ func NewService() *Service {
 		id:        gpu.NewServiceID(),
 		fail:      map[string]error{},
 		compiles:  map[string]int{},
-		pending:   map[registry.StreamID][]Launch{},
-		submitted: map[registry.StreamID][]Launch{},
+		pending:   map[gpu.StreamID][]Launch{},
+		submitted: map[gpu.StreamID][]Launch{},
 		executed:  map[string]int{},
-		syncs:     map[registry.StreamID]int{},
-		closed:    map[registry.StreamID]int{},
+		syncs:     map[gpu.StreamID]int{},
+		closed:    map[gpu.StreamID]int{},
 	}
 }
 
@@ -69,7 +68,7 @@ func (s *Service) Fail(name string, err error) {
 func (s *Service) NewBuffer(size uint64) *Buffer { return &Buffer{size: size, owner: s} }
 
 // ServiceID implements gpu.Service.
-func (s *Service) ServiceID() registry.ServiceID { return s.id }
+func (s *Service) ServiceID() gpu.ServiceID { return s.id }
 
 // Compiled implements gpu.Service without locking or allocating.
 func (s *Service) Compiled(k *gpu.Kernel) bool {
@@ -128,7 +127,7 @@ func (s *Service) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
 }
 
 // Launch implements gpu.Service: it compiles k and records the dispatch.
-func (s *Service) Launch(stream registry.StreamID, k *gpu.Kernel, wg [3]uint32, bindings ...gpu.Buffer) error {
+func (s *Service) Launch(stream gpu.StreamID, k *gpu.Kernel, wg [3]uint32, bindings ...gpu.Buffer) error {
 	for i, b := range bindings {
 		fb, ok := b.(*Buffer)
 		if !ok || fb.owner != s {
@@ -145,7 +144,7 @@ func (s *Service) Launch(stream registry.StreamID, k *gpu.Kernel, wg [3]uint32, 
 }
 
 // Flush implements gpu.Service.
-func (s *Service) Flush(stream registry.StreamID) error {
+func (s *Service) Flush(stream gpu.StreamID) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, l := range s.pending[stream] {
@@ -158,7 +157,7 @@ func (s *Service) Flush(stream registry.StreamID) error {
 
 // CloseStream implements gpu.Service: it flushes the stream and
 // forgets its pending list.
-func (s *Service) CloseStream(stream registry.StreamID) error {
+func (s *Service) CloseStream(stream gpu.StreamID) error {
 	if err := s.Flush(stream); err != nil {
 		return err
 	}
@@ -169,14 +168,14 @@ func (s *Service) CloseStream(stream registry.StreamID) error {
 }
 
 // Closed returns how many times stream was closed.
-func (s *Service) Closed(stream registry.StreamID) int {
+func (s *Service) Closed(stream gpu.StreamID) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.closed[stream]
 }
 
 // Sync implements gpu.Service.
-func (s *Service) Sync(ctx context.Context, stream registry.StreamID) error {
+func (s *Service) Sync(ctx context.Context, stream gpu.StreamID) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -201,14 +200,14 @@ func (s *Service) Executed(name string) int {
 }
 
 // Pending returns the launches recorded on stream and not yet flushed.
-func (s *Service) Pending(stream registry.StreamID) []Launch {
+func (s *Service) Pending(stream gpu.StreamID) []Launch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Launch(nil), s.pending[stream]...)
 }
 
 // Submitted returns the launches flushed on stream.
-func (s *Service) Submitted(stream registry.StreamID) []Launch {
+func (s *Service) Submitted(stream gpu.StreamID) []Launch {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Launch(nil), s.submitted[stream]...)
@@ -222,7 +221,7 @@ func (s *Service) Batches() [][]string {
 }
 
 // Syncs returns how many times stream was synced.
-func (s *Service) Syncs(stream registry.StreamID) int {
+func (s *Service) Syncs(stream gpu.StreamID) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.syncs[stream]

@@ -55,7 +55,7 @@
 // # Timing
 //
 // When the service can time a stream's work with GPU timestamp queries
-// ([GPUTimer]), samples are GPU time; otherwise wall-clock time around a
+// ([gpu.GPUTimer]), samples are GPU time; otherwise wall-clock time around a
 // sync. Each [Result] says which was used.
 //
 // # Cache

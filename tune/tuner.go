@@ -18,7 +18,6 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/registry"
 )
 
 // Candidate is one variant of an operation: a kernel with a workgroup size or
@@ -71,21 +70,6 @@ var ErrUnsafeOp = errors.New("op has neither NewInputs nor Pure: its measurement
 // other keys, the decision its own tune is making.
 var ErrCycle = errors.New("tuning cycle")
 
-// GPUTimer is implemented by services that can time a stream's work on the
-// GPU: it runs record, which launches on stream, and returns the GPU time
-// those launches took. The wgpu service implements it; a service that also
-// has a HasTimestamps() bool method is used as a timer only when that
-// reports true.
-type GPUTimer interface {
-	TimeStream(ctx context.Context, stream registry.StreamID, record func() error) (time.Duration, error)
-}
-
-// Identifier is implemented by services that can name their adapter
-// (name, vendor, driver, backend): the device part of a cache key.
-type Identifier interface {
-	AdapterIdentity() string
-}
-
 // An Option configures a [Tuner].
 type Option func(*Tuner)
 
@@ -94,7 +78,7 @@ type Option func(*Tuner)
 func WithCache(c Cache) Option { return func(t *Tuner) { t.cache = c } }
 
 // WithDevice sets the device identity used in cache keys, overriding the
-// service's [Identifier].
+// service's [gpu.Identifier].
 func WithDevice(identity string) Option { return func(t *Tuner) { t.device = identity } }
 
 // WithProgress calls f after each sample a tune takes, on the measuring
@@ -143,7 +127,7 @@ type Tuner struct {
 	c         *client.Client                  // measures run on its stream; written once
 	cache     Cache                           // written once
 	device    string                          // written once
-	timer     GPUTimer                        // nil: wall clock; written once
+	timer     gpu.GPUTimer                    // nil: wall clock; written once
 	forceWall bool                            // written once
 	noStall   bool                            // written once
 	progress  func(Progress)                  // nil: none; written once
@@ -195,18 +179,16 @@ func New(c *client.Client, opts ...Option) *Tuner {
 		t.log = defaultLogger()
 	}
 	if t.device == "" {
-		if id, ok := c.Service().(Identifier); ok {
+		if id, ok := c.Service().(gpu.Identifier); ok {
 			t.device = id.AdapterIdentity()
 		} else {
 			t.device = fmt.Sprintf("service-%d", c.Stream().Service)
 		}
 	}
-	if timer, ok := c.Service().(GPUTimer); ok && !t.forceWall {
-		// A service may time only on some adapters (wgpu: those with
-		// timestamp queries); it says so through HasTimestamps.
-		if h, ok := c.Service().(interface{ HasTimestamps() bool }); !ok || h.HasTimestamps() {
-			t.timer = timer
-		}
+	// A service may time only on some adapters (wgpu: those with timestamp
+	// queries); it says so through HasTimestamps.
+	if timer, ok := c.Service().(gpu.GPUTimer); ok && timer.HasTimestamps() && !t.forceWall {
+		t.timer = timer
 	}
 	return t
 }

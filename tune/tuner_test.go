@@ -308,7 +308,11 @@ type timedService struct {
 	next atomic.Int64 // the duration the running candidate claims
 }
 
-func (s *timedService) TimeStream(_ context.Context, _ registry.StreamID, record func() error) (time.Duration, error) {
+var _ gpu.GPUTimer = (*timedService)(nil)
+
+func (s *timedService) HasTimestamps() bool { return true }
+
+func (s *timedService) TimeStream(_ context.Context, _ gpu.StreamID, record func() error) (time.Duration, error) {
 	err := record()
 	return time.Duration(s.next.Load()), err
 }

@@ -5,8 +5,10 @@ package wgpu_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -84,5 +86,32 @@ func BenchmarkLaunchRecord(b *testing.B) {
 			}
 			b.StartTimer()
 		}
+	}
+}
+
+// BenchmarkPipelineLookup is the lookup a launch of a compiled kernel
+// starts with, alone: Compile of kernels already compiled, one kernel
+// (kernels=1) or three in turn (kernels=3: the pipeline changes on every
+// call, as in bench's ExecutedLaunch/kernels=3).
+func BenchmarkPipelineLookup(b *testing.B) {
+	mul := gpu.NewKernel("mul", strings.ReplaceAll(incWGSL, "+ 1u", "* 3u"), "main")
+	for _, n := range []int{1, 3} {
+		b.Run(fmt.Sprintf("kernels=%d", n), func(b *testing.B) {
+			d := openTestDevice(b)
+			ctx := context.Background()
+			ks := []*gpu.Kernel{incKernel, addKernel, mul}[:n]
+			for _, k := range ks {
+				if err := d.Compile(ctx, k); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := d.Compile(ctx, ks[i%n]); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -68,6 +68,12 @@ type Device struct {
 	pipelines *xsync.MapOf[[32]byte, *pipeline]   // lock-free; entries immutable once done
 	streams   *xsync.MapOf[gpu.StreamID, *stream] // lock-free
 
+	// byKernel and recent index the compiled pipelines by kernel pointer,
+	// so that a launch skips hashing its kernel's content key (see
+	// kernelEntry); both are lock-free, and emptied by Close.
+	byKernel *xsync.MapOf[*gpu.Kernel, *kernelEntry]
+	recent   [kernelSlots]atomic.Pointer[kernelEntry] // by kernelSlot
+
 	// lastStream is the stream the last launch locked, so that a loop on
 	// one stream skips the map; it may be a closed one (lockStream checks).
 	lastStream atomic.Pointer[stream]
@@ -89,7 +95,11 @@ type Device struct {
 	skipChecks bool          // written once (tests): Launch skips the front-end's size and usage checks
 }
 
-var _ gpu.Service = (*Device)(nil)
+var (
+	_ gpu.Service    = (*Device)(nil)
+	_ gpu.GPUTimer   = (*Device)(nil)
+	_ gpu.Identifier = (*Device)(nil)
+)
 
 // Open creates a device on the adapter that best fits opts (see
 // [Options].Adapter to choose one by index or name). It requests the
@@ -133,6 +143,7 @@ func Open(opts Options) (*Device, error) {
 		queue:      dev.GetQueue(),
 		pipelines:  xsync.NewMapOf[[32]byte, *pipeline](),
 		streams:    xsync.NewMapOf[gpu.StreamID, *stream](),
+		byKernel:   xsync.NewMapOf[*gpu.Kernel, *kernelEntry](),
 		bindGroups: map[bgKey]*bindGroup{},
 		buffers:    map[*Buffer]struct{}{},
 	}
@@ -172,7 +183,7 @@ func (d *Device) ServiceID() gpu.ServiceID { return d.id }
 func (d *Device) Info() AdapterInfo { return d.info }
 
 // AdapterIdentity names the adapter for caches keyed by hardware: name,
-// vendor, driver and backend. It implements tune.Identifier.
+// vendor, driver and backend. It implements [gpu.Identifier].
 func (d *Device) AdapterIdentity() string {
 	return fmt.Sprintf("%s|%s|%#x:%#x|%s|%s", d.info.Name, d.info.Vendor, d.info.VendorID, d.info.DeviceID, d.info.Driver, d.info.Backend)
 }
@@ -187,7 +198,7 @@ func (d *Device) Compiles() int64 { return d.compiles.Load() }
 func (d *Device) Limits() Limits { return d.limits }
 
 // HasTimestamps reports whether [Device.TimeStream] can measure on this
-// device.
+// device. With TimeStream it implements [gpu.GPUTimer].
 func (d *Device) HasTimestamps() bool { return d.hasTS }
 
 // enter read-locks the device for op, the one way into a call that
@@ -256,6 +267,10 @@ func (d *Device) Close() error {
 		}
 		return true
 	})
+	for i := range d.recent {
+		d.recent[i].Store(nil)
+	}
+	d.byKernel.Clear()
 	d.pipelines.Clear()
 	freeStagingWords := d.closeStaging()
 	d.mu.Lock()

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -36,7 +35,7 @@ func TestOpenInfo(t *testing.T) {
 
 func TestServiceIDsUnique(t *testing.T) {
 	var mu sync.Mutex
-	seen := map[registry.ServiceID]bool{}
+	seen := map[gpu.ServiceID]bool{}
 	var wg sync.WaitGroup
 	for i := 0; i < 3; i++ {
 		wg.Add(1)
@@ -153,7 +152,7 @@ func TestCloseConcurrent(t *testing.T) {
 				return
 			}
 			for i := 0; i < 200; i++ {
-				err := d.Launch(registry.StreamID(g), incKernel, [3]uint32{1, 1, 1}, x)
+				err := d.Launch(gpu.StreamID(g), incKernel, [3]uint32{1, 1, 1}, x)
 				if err == nil && i%50 == 0 {
 					_, err = x.Read(ctx)
 				}

@@ -89,3 +89,10 @@ func BindGroups(d *Device) int {
 	defer d.bgMu.Unlock()
 	return len(d.bindGroups)
 }
+
+// KernelIndexMin is the size the index by kernel pointer may reach before it
+// is emptied.
+const KernelIndexMin = kernelIndexMin
+
+// KernelsIndexed returns how many kernels d's index by kernel pointer holds.
+func KernelsIndexed(d *Device) int { return d.byKernel.Size() }

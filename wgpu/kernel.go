@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 
@@ -114,7 +115,7 @@ func (d *Device) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
 // pipelineFor returns k's compiled pipeline, compiling it (once across
 // concurrent callers) if needed. It must be called without d.life held.
 func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error) {
-	if p, ok := k.Memo(d.id).(*pipeline); ok && p.ok.Load() && !d.closed.Load() {
+	if p := d.kernelPipeline(k); p != nil && !d.closed.Load() {
 		return p, nil
 	}
 	key := k.Key()
@@ -122,7 +123,7 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 		if d.closed.Load() {
 			return nil, closedError("Compile")
 		}
-		k.SetMemo(d.id, p)
+		d.indexKernel(k, p)
 		return p, nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -146,6 +147,65 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 		return nil, p.err
 	}
 	return p, nil
+}
+
+// kernelEntry is one entry of a device's index by kernel pointer: a kernel
+// and its compiled pipeline (p.ok set) on the device. It is immutable.
+type kernelEntry struct {
+	k *gpu.Kernel
+	p *pipeline
+}
+
+// The index by kernel pointer: a map from each kernel found on the device to
+// its entry (Device.byKernel), in front of it a direct-mapped cache of the
+// entries found last (Device.recent, slot by kernelSlot). A launch of a
+// kernel in the cache costs one atomic load, as long as a loop keeps its
+// kernels few and their slots apart; a slot's other kernels cost a lookup
+// in the map, which takes the slot over. The cache by content key
+// (Device.pipelines) stays the truth: the index only saves hashing the key.
+const (
+	kernelSlotBits = 8
+	kernelSlots    = 1 << kernelSlotBits
+
+	// kernelIndexMin is how many entries the map may hold before
+	// indexKernel empties it (see there).
+	kernelIndexMin = 1024
+)
+
+// kernelSlot returns k's slot in Device.recent: Fibonacci hashing of k's
+// address (the garbage collector does not move heap objects, and a slot
+// holds its kernel, so the address stays k's).
+func kernelSlot(k *gpu.Kernel) uint {
+	return uint(uint64(uintptr(unsafe.Pointer(k))) * 0x9E3779B97F4A7C15 >> (64 - kernelSlotBits))
+}
+
+// kernelPipeline returns k's compiled pipeline if this very *gpu.Kernel was
+// found on d before (see indexKernel), or nil. It never allocates. The
+// caller checks d.closed.
+func (d *Device) kernelPipeline(k *gpu.Kernel) *pipeline {
+	slot := &d.recent[kernelSlot(k)]
+	if e := slot.Load(); e != nil && e.k == k {
+		return e.p
+	}
+	if e, ok := d.byKernel.Load(k); ok {
+		slot.Store(e)
+		return e.p
+	}
+	return nil
+}
+
+// indexKernel records p, compiled, as k's pipeline in the index by kernel
+// pointer. The map keeps its kernels reachable, so it is bounded: once it
+// holds kernelIndexMin entries and twice as many as there are pipelines (a
+// program that makes its kernels anew, WithConstants per step say), it is
+// emptied and refills from the launches that follow.
+func (d *Device) indexKernel(k *gpu.Kernel, p *pipeline) {
+	if n := d.byKernel.Size(); n >= kernelIndexMin && n >= 2*d.pipelines.Size() {
+		d.byKernel.Clear()
+	}
+	e := &kernelEntry{k: k, p: p}
+	d.byKernel.Store(k, e)
+	d.recent[kernelSlot(k)].Store(e)
 }
 
 // build compiles k into p and publishes the result. On failure it removes p

@@ -267,3 +267,57 @@ func TestIssue10NilKernels(t *testing.T) {
 		t.Errorf("(*Buffer)(nil).Size() = %d", nb.Size())
 	}
 }
+
+// TestKernelIndex: the device finds a kernel's pipeline by the kernel's
+// pointer without allocating, kernels alternating or not; kernels of one
+// content share one pipeline; the index stays bounded when a program makes
+// its kernels anew, and Close empties it.
+func TestKernelIndex(t *testing.T) {
+	ctx := context.Background()
+	d := openTestDevice(t)
+	x := mustBuffer(t, d, 256)
+	other := gpu.NewKernel("inc again", incKernel.Source(), incKernel.Entry())
+	plus := incKernel.WithConstants(nil) // same content again
+	for _, k := range []*gpu.Kernel{incKernel, other, plus} {
+		if err := d.Launch(7, k, [3]uint32{0, 0, 0}, x); err != nil {
+			t.Fatalf("Launch(%v) = %v", k, err)
+		}
+	}
+	if n := d.Compiles(); n != 1 {
+		t.Errorf("Compiles() = %d after three kernels of one content, want 1", n)
+	}
+	alternate := []*gpu.Kernel{incKernel, other, plus}
+	i := 0
+	if allocs := testing.AllocsPerRun(200, func() {
+		if err := d.Launch(7, alternate[i%len(alternate)], [3]uint32{0, 0, 0}, x); err != nil {
+			t.Fatal(err)
+		}
+		i++
+	}); allocs != 0 {
+		t.Errorf("alternating Launch allocates %.1f times, want 0", allocs)
+	}
+	if err := d.Sync(ctx, 7); err != nil {
+		t.Fatal(err)
+	}
+
+	for range 3 * wgpu.KernelIndexMin {
+		if err := d.Compile(ctx, gpu.NewKernel("anew", incKernel.Source(), incKernel.Entry())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := wgpu.KernelsIndexed(d); n == 0 || n > wgpu.KernelIndexMin {
+		t.Errorf("KernelsIndexed() = %d after %d kernels made anew, want 1..%d", n, 3*wgpu.KernelIndexMin, wgpu.KernelIndexMin)
+	}
+	if n := d.Compiles(); n != 1 {
+		t.Errorf("Compiles() = %d, want 1", n)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := wgpu.KernelsIndexed(d); n != 0 {
+		t.Errorf("KernelsIndexed() = %d after Close, want 0", n)
+	}
+	if err := d.Launch(7, incKernel, [3]uint32{0, 0, 0}, x); !errors.Is(err, wgpu.ErrClosed) {
+		t.Errorf("Launch after Close = %v, want ErrClosed", err)
+	}
+}

@@ -28,7 +28,11 @@ func noCgo(op string) error {
 // zero value. It is safe for concurrent use.
 type Device struct{}
 
-var _ gpu.Service = (*Device)(nil)
+var (
+	_ gpu.Service    = (*Device)(nil)
+	_ gpu.GPUTimer   = (*Device)(nil)
+	_ gpu.Identifier = (*Device)(nil)
+)
 
 // Open returns an error matching [ErrNoCgo]: this program was built without
 // cgo, which WebGPU needs.

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -291,7 +290,7 @@ func TestConcurrentStreams(t *testing.T) {
 		wg.Add(1)
 		go func(s int) {
 			defer wg.Done()
-			id := registry.StreamID(100 + s)
+			id := gpu.StreamID(100 + s)
 			x, err := d.NewBuffer(4*64, 0)
 			if err != nil {
 				errs <- err
@@ -336,10 +335,10 @@ func TestCloseStream(t *testing.T) {
 	ctx := context.Background()
 	x := mustBuffer(t, d, 256)
 	for id := uint64(100); id < 150; id++ {
-		if err := d.Launch(registry.StreamID(id), incKernel, [3]uint32{1, 1, 1}, x); err != nil {
+		if err := d.Launch(gpu.StreamID(id), incKernel, [3]uint32{1, 1, 1}, x); err != nil {
 			t.Fatal(err)
 		}
-		if err := d.CloseStream(registry.StreamID(id)); err != nil {
+		if err := d.CloseStream(gpu.StreamID(id)); err != nil {
 			t.Fatal(err)
 		}
 	}
