@@ -13,8 +13,10 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// Two deliberately broken registries, to show the checkers fire. A
-// checker that never fires proves nothing.
+// Three deliberately broken registries, to show the checkers fire: split
+// counts, a Release of the wrong override, and writers that publish with a
+// plain store where they must compare-and-swap. A checker that never fires
+// proves nothing.
 
 // splitRegistry keeps its live counts and its entry list in separate
 // atomics instead of one snapshot. Mode's fast path reads only the count.
@@ -362,5 +364,164 @@ func TestPartitionKeepsViolations(t *testing.T) {
 	}
 	if res := fuzz.CheckHistory(h, checkTimeout); res != porcupine.Illegal {
 		t.Errorf("porcupine said %q, want %q\n%v", res, porcupine.Illegal, h)
+	}
+}
+
+// blindRegistry is a copy-on-write registry whose writers, with blind, load
+// the snapshot, build the next one and publish it with a plain store
+// instead of a compare-and-swap: a writer that another overtook between
+// its load and its store throws the other's write away. Sequentially
+// nothing overtakes anyone, so it is correct; without blind, writers retry
+// their compare-and-swap and it is linearizable.
+type blindRegistry struct {
+	blind bool
+	state atomic.Pointer[blindState] // never nil after newBlindRegistry
+	ids   atomic.Uint64
+	// pause, when set, is taken (swapped to nil) and run by the next write
+	// between building its snapshot and publishing it: the window the bug
+	// lives in.
+	pause atomic.Pointer[func()]
+}
+
+// blindState is one snapshot of a blindRegistry, never modified once
+// published.
+type blindState struct {
+	entries []splitEntry // oldest first
+	process registry.ProcessMode
+}
+
+type blindOverride struct {
+	r *blindRegistry
+	e splitEntry
+}
+
+func newBlindRegistry(blind bool) *blindRegistry {
+	r := &blindRegistry{blind: blind}
+	r.state.Store(&blindState{})
+	return r
+}
+
+// update publishes fn(the snapshot) and returns the snapshot fn was given.
+func (r *blindRegistry) update(fn func(old *blindState) *blindState) *blindState {
+	for {
+		old := r.state.Load()
+		next := fn(old)
+		if p := r.pause.Swap(nil); p != nil {
+			(*p)()
+		}
+		if r.blind {
+			r.state.Store(next) // the bug
+			return old
+		}
+		if r.state.CompareAndSwap(old, next) {
+			return old
+		}
+	}
+}
+
+func (r *blindRegistry) Set(mode registry.StreamMode, s registry.ServiceStream) fuzz.Override {
+	e := splitEntry{id: r.ids.Add(1), mode: mode, stream: s}
+	r.update(func(old *blindState) *blindState {
+		return &blindState{entries: append(slices.Clip(old.entries), e), process: old.process}
+	})
+	return &blindOverride{r: r, e: e}
+}
+
+func (o *blindOverride) Release() {
+	o.r.update(func(old *blindState) *blindState {
+		entries := slices.DeleteFunc(slices.Clone(old.entries), func(e splitEntry) bool { return e.id == o.e.id })
+		return &blindState{entries: entries, process: old.process}
+	})
+}
+
+func (r *blindRegistry) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
+	return blindMode(r.state.Load(), s, def)
+}
+
+func blindMode(st *blindState, s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
+	for i := len(st.entries) - 1; i >= 0; i-- {
+		if st.entries[i].stream == s {
+			return st.entries[i].mode
+		}
+	}
+	return def
+}
+
+func (r *blindRegistry) Resolve(s registry.ServiceStream) registry.StreamMode {
+	st := r.state.Load()
+	return blindMode(st, s, st.process.StreamMode())
+}
+
+func (r *blindRegistry) Live(mode registry.StreamMode) int {
+	n := 0
+	for _, e := range r.state.Load().entries {
+		if e.mode == mode {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *blindRegistry) SetProcessMode(p registry.ProcessMode) registry.ProcessMode {
+	return r.update(func(old *blindState) *blindState {
+		return &blindState{entries: old.entries, process: p}
+	}).process
+}
+
+func (r *blindRegistry) ProcessMode() registry.ProcessMode { return r.state.Load().process }
+
+// TestDifferentialMissesBlindStore: sequentially the blind-store registry
+// is correct, so the differential check passes it. Only the concurrent
+// check can catch it (TestLinearizabilityCatchesBlindStore).
+func TestDifferentialMissesBlindStore(t *testing.T) {
+	for name, ops := range registrySeeds {
+		if err := fuzz.RunSequential(newBlindRegistry(true), ops); err != nil {
+			t.Errorf("seed %s: %v", name, err)
+		}
+	}
+}
+
+// TestLinearizabilityCatchesBlindStore drives the blind-store registry
+// through one fixed interleaving, made deterministic by pausing a Set
+// between building its snapshot and publishing it, and checks porcupine
+// rejects the history when writers store blind and accepts it when they
+// compare-and-swap, the second Set then retrying from the newer snapshot:
+//
+//	g1: Set(Execute, 1/1) — builds its snapshot, then pauses
+//	g0: Set(Execute, 2/1)
+//	g0: Mode(2/1, Discard)           Execute
+//	g1: (resumes, publishes)         blind: 2/1's override is gone
+//	g0: Mode(2/1, Discard)           blind: Discard, with 2/1's override live
+//	g0: Live(Execute)                blind: 1, with two live
+func TestLinearizabilityCatchesBlindStore(t *testing.T) {
+	for _, blind := range []bool{true, false} {
+		r := newBlindRegistry(blind)
+		s := fuzz.NewSession(r, 2)
+		paused, resume := make(chan struct{}), make(chan struct{})
+		pause := func() { close(paused); <-resume }
+		r.pause.Store(&pause)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Do(1, set(0, E, s11))
+		}()
+		<-paused
+		s.Do(0, set(0, E, s21))
+		s.Do(0, mode(s21, D))
+		close(resume)
+		<-done
+		s.Do(0, mode(s21, D))
+		s.Do(0, live(E))
+		s.ReleaseAll()
+		h := s.History()
+		res := fuzz.CheckHistory(h, checkTimeout)
+		switch {
+		case blind && res != porcupine.Illegal:
+			t.Errorf("blind store: porcupine said %q, want %q\n%v", res, porcupine.Illegal, h)
+		case !blind && res != porcupine.Ok:
+			t.Errorf("compare-and-swap: porcupine said %q, want %q\n%v", res, porcupine.Ok, h)
+		default:
+			t.Logf("blind=%v: %s\n%v", blind, res, h)
+		}
 	}
 }

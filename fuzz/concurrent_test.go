@@ -1,6 +1,7 @@
 package fuzz_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -55,15 +56,34 @@ func randomProgram(rng *rand.Rand, goroutines, ops int) fuzz.Program {
 }
 
 // TestRandomHistories runs 1,000 random programs of 4 to 8 goroutines on a
-// registry (100 under -short) and checks every history is linearizable.
+// registry (100 under -short) and checks every history is linearizable,
+// first as they run, then with writers made to lose races (see contend):
+// it fails unless some writer then lost to another goroutine's write, not
+// only to the copies the hook publishes.
 func TestRandomHistories(t *testing.T) {
 	histories := 1000
 	if testing.Short() {
 		histories = 100
 	}
-	rng := rand.New(rand.NewPCG(3, 3))
-	for i := 0; i < histories && !t.Failed(); i++ {
-		goroutines := 4 + rng.IntN(5)
-		checkConcurrent(t, fuzz.Wrap(registry.New()), randomProgram(rng, goroutines, 4+rng.IntN(13)))
+	for _, contended := range []bool{false, true} {
+		t.Run(fmt.Sprintf("contended=%v", contended), func(t *testing.T) {
+			var c *contention
+			if contended {
+				c = contend(t)
+			}
+			rng := rand.New(rand.NewPCG(3, 3))
+			for i := 0; i < histories && !t.Failed(); i++ {
+				goroutines := 4 + rng.IntN(5)
+				checkConcurrent(t, fuzz.Wrap(registry.New()), randomProgram(rng, goroutines, 4+rng.IntN(13)))
+			}
+			if c == nil {
+				return
+			}
+			retries, injected := c.retries.Load(), c.injected.Load()
+			t.Logf("%d write attempts, %d retries, %d of them after an injected conflict", c.attempts.Load(), retries, injected)
+			if retries <= injected {
+				t.Errorf("%d retries, %d injected conflicts: no writer lost to another goroutine's write", retries, injected)
+			}
+		})
 	}
 }

@@ -8,8 +8,12 @@
 //
 // The fuzz targets themselves (FuzzRegistry, FuzzLockfree, FuzzConcurrent)
 // live in this package's tests, with the exhaustive, random-history and
-// stress tests and two deliberately broken registries that show the checkers
-// fire. Their seed corpora are under testdata/fuzz/.
+// stress tests and three deliberately broken registries that show the
+// checkers fire (one of them writers that store where they must
+// compare-and-swap). The concurrent checks and the exhaustive release orders
+// also run with the registry's writers made to lose their compare-and-swap
+// races (internal/testhook), so the retry path is what they check. Their
+// seed corpora are under testdata/fuzz/.
 //
 // Everything here drives an implementation through the [Registry]
 // interface, so a test can hand it a broken one; [Wrap] adapts a

@@ -65,8 +65,22 @@ func modePatterns(n int) [][]registry.StreamMode {
 // right after its first release. fuzz.RunSequential compares every read
 // (Mode of every stream under both defaults, Resolve, Live, ProcessMode)
 // with the model after every op. Half the orders run under ProcessCompile,
-// and half with an Execute override on stream 1 of the other service.
+// and half with an Execute override on stream 1 of the other service. They
+// all run twice: as they are, and with every write losing its first
+// compare-and-swap (see loseFirst), so each Set and Release publishes from
+// a retry.
 func TestReleaseOrders(t *testing.T) {
+	for _, lose := range []bool{false, true} {
+		t.Run(fmt.Sprintf("loseFirst=%v", lose), func(t *testing.T) {
+			if lose {
+				loseFirst(t)
+			}
+			releaseOrders(t)
+		})
+	}
+}
+
+func releaseOrders(t *testing.T) {
 	for n := 1; n <= 6; n++ {
 		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
 			orders := 0

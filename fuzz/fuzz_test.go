@@ -37,9 +37,12 @@ func FuzzLockfree(f *testing.F) {
 
 // FuzzConcurrent runs the decoded program (see fuzz.DecodeProgram) on a new
 // registry, two to four goroutines at once, and checks the recorded history
-// for linearizability.
+// for linearizability. Its writers lose races on purpose (see contend):
+// they retry their compare-and-swaps, after a copy or after the other
+// goroutines' writes, while those goroutines' calls are recorded.
 func FuzzConcurrent(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
+		contend(t)
 		checkConcurrent(t, fuzz.Wrap(registry.New()), fuzz.DecodeProgram(data))
 	})
 }

@@ -20,4 +20,13 @@
 //
 // Use these containers where reads vastly outnumber writes: each write
 // copies the state.
+//
+// In this module, [Value] holds the registry's snapshot (package registry).
+// Its writers call [Value.Load] and [Value.CompareAndSwap] in a loop of
+// their own rather than [Value.Update]: between building a snapshot and
+// publishing it they ready the registry's fast-path word, which must happen
+// before each compare-and-swap and be put right after the last, and a Set
+// keeps the id of the attempt that won. [Value.Update] serves writers with
+// nothing to do but build the snapshot (the test kit's compiled-kernel set);
+// [Slice] holds the fuzz harness's pool of overrides.
 package lockfree

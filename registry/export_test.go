@@ -158,3 +158,23 @@ func AllOf(r *Registry) (infos []OverrideInfo, live [2]int) {
 	})
 	return infos, [2]int{int(sn.live[0]), int(sn.live[1])}
 }
+
+// CheckFastWord returns an error unless r's fast word claims no more than
+// r's published snapshot (each quiet bit it has, the snapshot has, and a
+// Resolve answer it holds is the snapshot's) or, with exact, unless it
+// describes that snapshot exactly, as it must once no writer is running.
+// Call it only where no other goroutine writes to r.
+func CheckFastWord(r *Registry, exact bool) error {
+	sn := r.state.Load()
+	w, want := r.fast.Load(), fastWord(sn)
+	if exact && w != want {
+		return fmt.Errorf("fast word %#x, want %#x (seq %d): the fast path did not come back", w, want, sn.seq)
+	}
+	if q := uint8(w >> 8); q&^sn.quiet != 0 {
+		return fmt.Errorf("fast word quiet bits %02b, snapshot %02b (seq %d)", q, sn.quiet, sn.seq)
+	}
+	if m := uint8(w); m != 0 && (StreamMode(m-1) != sn.def || sn.quiet>>sn.def&1 == 0) {
+		return fmt.Errorf("fast word answers Resolve with %d, snapshot default %v, quiet %02b", m-1, sn.def, sn.quiet)
+	}
+	return nil
+}

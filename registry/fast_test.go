@@ -111,3 +111,42 @@ func TestFastPathInlines(t *testing.T) {
 		}
 	}
 }
+
+// TestFastWordWaitsForPublish: a writer that finishes (syncFast) while
+// another has lowered the fast word for a snapshot it has yet to publish
+// must leave the word lowered: raising it to the published snapshot's would
+// let the fast path answer the default once the other's override is live.
+// The tag is what tells it; the second case shows the check fires when the
+// word is raised regardless (a broken syncFast).
+func TestFastWordWaitsForPublish(t *testing.T) {
+	s := ServiceStream{Service: 1, Stream: 1}
+	for _, broken := range []bool{false, true} {
+		r := New()
+		old := r.state.Load()
+		next := old.withSet(s, Execute)
+		next.seq = old.seq + 1
+		r.lowerFast(next)
+		if broken {
+			r.fast.Store(fastWord(r.state.Load())) // raise, tag or no tag
+		} else {
+			r.syncFast()
+		}
+		if !r.state.CompareAndSwap(old, next) {
+			t.Fatal("lost the compare-and-swap with no other writer")
+		}
+		got := r.Mode(s, Discard)
+		switch {
+		case !broken && got != Execute:
+			t.Errorf("Mode(%v, Discard) = %v, want Execute: a finishing writer raised the fast word over a pending publish", s, got)
+		case broken && got != Discard:
+			t.Errorf("broken syncFast: Mode(%v, Discard) = %v, want the wrong answer Discard: the check proves nothing", s, got)
+		}
+		if !broken {
+			checkFast(t, r.fast.Load(), next)
+			r.syncFast()
+			if w, want := r.fast.Load(), fastWord(next); w != want {
+				t.Errorf("after syncFast: fast word %#x, want %#x", w, want)
+			}
+		}
+	}
+}

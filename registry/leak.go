@@ -2,6 +2,7 @@ package registry
 
 import (
 	"runtime"
+	"sync/atomic"
 	"weak"
 )
 
@@ -21,6 +22,14 @@ import (
 // without Release is released by its cleanup one collection later than a
 // cleanup at Set would have: the collection that hands it over, then the
 // one that finds it unreachable.
+//
+// Writers hold no lock, so neither does the list: it is a stack linked
+// through Override.older, its top in one atomic pointer. Set pushes by
+// compare-and-swap (each Override is pushed once, so the top never comes
+// back to a value a pusher loaded: no ABA); a hand-over takes the whole list
+// with one Swap to nil, which gives it to exactly one taker, who unlinks
+// each Override as it goes so that one the program still holds does not
+// keep the older ones reachable.
 
 // youngMax is how many young overrides the list holds before the Set that
 // fills it hands it over.
@@ -33,9 +42,12 @@ const (
 	overrideReleased        // Release was called
 )
 
-// young is a registry's list of young overrides, guarded by Registry.mu.
+// young is a registry's list of young overrides. Its zero value is empty.
 type young struct {
-	list []*Override // young overrides, maybe released since; at most youngMax
+	// top is the newest young override, linked to the older ones through
+	// Override.older; nil when the list is empty. Pushed by
+	// compare-and-swap, taken whole by Swap.
+	top atomic.Pointer[Override]
 }
 
 // leakedOverride is what an Override's cleanup needs: never the Override
@@ -53,44 +65,44 @@ func releaseLeaked(l leakedOverride) {
 	}
 }
 
-// addYoung adds o, just set, to r's young list; r.mu is held. When that
-// fills the list, it empties it and returns the full list, for the caller
-// to hand over (watch) once it has unlocked r.mu.
-func (r *Registry) addYoung(o *Override) (full []*Override) {
-	y := &r.young
-	if y.list == nil {
-		y.list = make([]*Override, 0, youngMax)
+// addYoung pushes o, just set, on r's young list. When that fills the
+// list, it takes the list and hands it over.
+func (r *Registry) addYoung(o *Override) {
+	for {
+		top := r.young.top.Load()
+		o.older, o.youngLen = top, 1
+		if top != nil {
+			o.youngLen = top.youngLen + 1
+		}
+		if r.young.top.CompareAndSwap(top, o) {
+			break
+		}
 	}
-	y.list = append(y.list, o)
-	if len(y.list) < youngMax {
-		return nil
+	if o.youngLen >= youngMax {
+		// Another Set may have pushed on top meanwhile, or a hand-over
+		// taken the list: whatever is there now goes.
+		watch(r.young.top.Swap(nil))
 	}
-	full = y.list
-	y.list = nil
-	return full
 }
 
 // handOver gives every override of r's young list still live its cleanup
 // and empties the list.
-func (r *Registry) handOver() {
-	r.mu.Lock()
-	list := r.young.list
-	r.young.list = nil
-	r.mu.Unlock()
-	watch(list)
-}
+func (r *Registry) handOver() { watch(r.young.top.Swap(nil)) }
 
-// watch attaches a cleanup to each override of list still live.
-func watch(list []*Override) {
-	for _, o := range list {
-		if o.state.Load() != overrideYoung {
-			continue
+// watch attaches a cleanup to each override still live of the young list
+// whose top is top, taken from its registry, and unlinks the list.
+func watch(top *Override) {
+	for o := top; o != nil; {
+		next := o.older
+		o.older = nil
+		if o.state.Load() == overrideYoung {
+			c := runtime.AddCleanup(o, releaseLeaked, leakedOverride{r: o.r, id: o.id, stream: o.stream})
+			o.cleanup = c // published to Release by the CompareAndSwap
+			if !o.state.CompareAndSwap(overrideYoung, overrideWatched) {
+				c.Stop() // released meanwhile
+			}
 		}
-		c := runtime.AddCleanup(o, releaseLeaked, leakedOverride{r: o.r, id: o.id, stream: o.stream})
-		o.cleanup = c // published to Release by the CompareAndSwap
-		if !o.state.CompareAndSwap(overrideYoung, overrideWatched) {
-			c.Stop() // released meanwhile
-		}
+		o = next
 	}
 }
 

@@ -3,7 +3,6 @@ package registry
 import (
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"weak"
 
@@ -13,28 +12,31 @@ import (
 // Registry holds the live stream mode overrides of a process and its process
 // mode. It is safe for concurrent use by multiple goroutines. Mode, Resolve,
 // Live and ProcessMode never block and never allocate; Set, Release and
-// SetProcessMode take turns on a mutex that readers never touch.
+// SetProcessMode are lock-free: each builds a new snapshot from the one it
+// loaded and publishes it by compare-and-swap, retrying from the newer one
+// when another writer got there first, so a writer descheduled mid-write
+// holds up no other.
 //
 // Every operation is linearizable: the overrides, their live counts and the
-// process mode are one immutable snapshot, replaced by an atomic store, so a
-// read sees all of one write or none of it.
+// process mode are one immutable snapshot, replaced whole by one
+// compare-and-swap, so a read sees all of one write or none of it.
 //
 // The zero value is not usable; use [New]. A Registry must not be copied
 // after first use.
 type Registry struct {
 	// fast is the fast-path word, read by Mode and Resolve before anything
-	// else (layout and invariant in fast.go). It may claim less than the
-	// published snapshot — a read then takes the slow path, which is never
-	// wrong — but never more: each quiet bit it has set, the snapshot has,
-	// and a Resolve answer it holds is the snapshot's. Writers lower it
-	// before they publish and raise it after (see publish).
-	fast   atomic.Uint64
-	state  lockfree.Value[snapshot] // the published snapshot; never nil after New
-	leaked atomic.Uint64            // overrides released by their cleanup
-	// mu serializes the writers: each builds its snapshot from the
-	// published one and publishes it (see publish). Readers never take it.
-	mu    sync.Mutex
-	young young // overrides without a cleanup yet (leak.go); guarded by mu
+	// else (layout, protocol and proof in fast.go). It may claim less than
+	// the published snapshot — a read then takes the slow path, which is
+	// never wrong — but never more: each quiet bit it has set, the snapshot
+	// has, and a Resolve answer it holds is the snapshot's. Writers change
+	// it only by compare-and-swap: lowerFast before they publish, syncFast
+	// after.
+	fast atomic.Uint64
+	// state is the published snapshot, never nil after New, replaced only
+	// by compare-and-swap (tryPublish).
+	state  lockfree.Value[snapshot]
+	leaked atomic.Uint64 // overrides released by their cleanup
+	young  young         // overrides without a cleanup yet (leak.go); lock-free
 }
 
 // Default is the process's registry.
@@ -61,7 +63,7 @@ func New() *Registry {
 // since until then the stream stays overridden.
 type Override struct {
 	r      *Registry     // written once
-	id     uint64        // written once
+	id     uint64        // written once, before Set returns
 	mode   StreamMode    // written once
 	stream ServiceStream // written once
 	// state is overrideYoung, overrideWatched or overrideReleased (leak.go).
@@ -69,6 +71,13 @@ type Override struct {
 	// cleanup is written once, before state becomes overrideWatched; the
 	// first Release stops it.
 	cleanup runtime.Cleanup
+	// older links the young list (leak.go): the override pushed before
+	// this one. Written by Set before the push that publishes it; read and
+	// cleared only by the hand-over that took the list.
+	older *Override
+	// youngLen is how many overrides the young list held with this one on
+	// top: written by Set before the push, never changed after.
+	youngLen int32
 }
 
 // Set puts stream s in mode until the returned override is released. It
@@ -76,13 +85,15 @@ type Override struct {
 func (r *Registry) Set(mode StreamMode, s ServiceStream) *Override {
 	mode.mustValid()
 	o := &Override{r: r, mode: mode, stream: s}
-	r.mu.Lock()
-	old := r.state.Load()
-	o.id = old.nextID
-	r.publish(old, old.withSet(s, mode))
-	full := r.addYoung(o)
-	r.mu.Unlock()
-	watch(full)
+	for attempt := 0; ; attempt++ {
+		old := r.state.Load()
+		if r.tryPublish(old, old.withSet(s, mode), attempt) {
+			o.id = old.nextID
+			break
+		}
+	}
+	r.syncFast()
+	r.addYoung(o)
 	return o
 }
 
@@ -110,16 +121,25 @@ func (o *Override) String() string {
 	return fmt.Sprintf("%v on %v", o.mode, o.stream)
 }
 
-// remove drops the override of s with id, reporting whether it was live.
+// remove drops the override of s with id, reporting whether it was live:
+// whether this call's snapshot, the one it published, removed it.
 func (r *Registry) remove(s ServiceStream, id uint64) (removed bool) {
-	r.mu.Lock()
-	old := r.state.Load()
-	next := old.withRelease(s, id)
-	if next != old {
-		r.publish(old, next)
+	attempt := 0
+	for ; ; attempt++ {
+		old := r.state.Load()
+		next := old.withRelease(s, id)
+		if next == old {
+			break // not live (any more): nothing to publish
+		}
+		if r.tryPublish(old, next, attempt) {
+			removed = true
+			break
+		}
 	}
-	r.mu.Unlock()
-	return next != old
+	if removed || attempt > 0 {
+		r.syncFast() // an attempt lowered the fast word
+	}
+	return removed
 }
 
 // Live returns how many live overrides set mode. It panics if mode is
@@ -140,11 +160,16 @@ func (r *Registry) ProcessMode() ProcessMode { return r.state.Load().process }
 // panics if p is invalid.
 func (r *Registry) SetProcessMode(p ProcessMode) (previous ProcessMode) {
 	_ = p.StreamMode() // validates
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	old := r.state.Load()
-	if old.process != p {
-		r.publish(old, old.withProcess(p))
+	attempt := 0
+	for ; ; attempt++ {
+		old := r.state.Load()
+		previous = old.process
+		if previous == p || r.tryPublish(old, old.withProcess(p), attempt) {
+			break
+		}
 	}
-	return old.process
+	if previous != p || attempt > 0 {
+		r.syncFast() // an attempt lowered the fast word
+	}
+	return previous
 }
