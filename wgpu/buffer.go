@@ -350,39 +350,6 @@ func (b *Buffer) Clear(offset, size uint64) error {
 	return ferr
 }
 
-// submitOnce records with a fresh encoder and submits it, unless recording
-// or finishing failed. The command buffer is released right after its one
-// submit. Called with d.life read-locked.
-func (d *Device) submitOnce(op string, record func(*gowgpu.CommandEncoder) error) error {
-	var enc *gowgpu.CommandEncoder
-	err := d.scoped(op, func() (err error) {
-		enc, err = d.dev.CreateCommandEncoder(nil)
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	defer enc.Release()
-	rerr := record(enc)
-	var cmd *gowgpu.CommandBuffer
-	err = d.scoped(op, func() (err error) {
-		cmd, err = enc.Finish(nil)
-		return err
-	})
-	if rerr != nil {
-		if cmd != nil {
-			cmd.Release()
-		}
-		return rerr
-	}
-	if err != nil {
-		return err
-	}
-	d.queue.Submit(cmd)
-	cmd.Release()
-	return nil
-}
-
 // Release releases the buffer. Work already recorded that binds it is
 // submitted first and still runs (wgpu-native keeps the buffer alive until
 // that work completes; this package never destroys a buffer explicitly).

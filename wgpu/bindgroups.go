@@ -1,0 +1,145 @@
+//go:build cgo
+
+package wgpu
+
+import (
+	"encoding/binary"
+
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+)
+
+// Bind groups: cached per device by (pipeline group, buffers), with a
+// stream's few most recent ones in front.
+
+// inlineBindings is how many buffer ids a bind group cache key holds
+// inline; a group with more bindings keys the rest in a string.
+const inlineBindings = 16
+
+// bgKey identifies a cached bind group: one group of a pipeline's layout
+// and the ids of the buffers bound to that group's bindings, in order.
+// Bind groups are cached per group, so a launch that changes only one
+// group's buffers reuses the others'.
+type bgKey struct {
+	g    *pipeGroup
+	n    int
+	ids  [inlineBindings]uint64
+	more string // ids past inlineBindings, 8 bytes each, when n > inlineBindings
+}
+
+// bindGroup is a cached bind group. It is released when one of its buffers
+// is, or by Close.
+type bindGroup struct {
+	key     bgKey             // written once
+	bg      *gowgpu.BindGroup // written once
+	ref     uintptr           // written once: bg's C handle
+	buffers []*Buffer         // written once: the n buffers bound
+}
+
+// groupBG returns the bind group of group g with bufs bound, from the
+// stream's recent ones or the device's cache, and marks it used by the
+// batch.
+func (s *stream) groupBG(op string, g *pipeGroup, bufs []*Buffer) (*bindGroup, error) {
+	key := bgKey{g: g, n: len(bufs)}
+	for i, b := range bufs {
+		if i == inlineBindings {
+			key.more = moreIDs(bufs[inlineBindings:])
+			break
+		}
+		key.ids[i] = b.id
+	}
+	bg := s.recentBG(&key)
+	if bg == nil {
+		var err error
+		if bg, err = s.d.bindGroupFor(op, key, bufs); err != nil {
+			return nil, err
+		}
+		s.recent[s.nextSlot] = recentBG{key: key, bg: bg}
+		s.nextSlot = (s.nextSlot + 1) % recentBGs
+	}
+	s.useLocked(bg)
+	return bg, nil
+}
+
+// recentBGs is how many recent bind groups a stream remembers, so that a
+// loop alternating a few kernels finds its bind groups without the device's
+// map.
+const recentBGs = 4
+
+type recentBG struct {
+	key bgKey
+	bg  *bindGroup
+}
+
+// recentBG returns the bind group of a recent launch with key, or nil. The
+// caller has checked that the key's buffers are live, so the bind group is.
+func (s *stream) recentBG(key *bgKey) *bindGroup {
+	for i := range s.recent {
+		if r := &s.recent[i]; r.bg != nil && r.key == *key {
+			return r.bg
+		}
+	}
+	return nil
+}
+
+// useLocked marks bg's buffers as used by the stream's batch, so that an
+// upload, read-back or release of one of them flushes the stream first.
+func (s *stream) useLocked(bg *bindGroup) {
+	if _, ok := s.used[bg]; ok {
+		return
+	}
+	s.used[bg] = struct{}{}
+	for _, b := range bg.buffers {
+		b.mu.Lock()
+		b.users[s] = struct{}{}
+		b.mu.Unlock()
+	}
+}
+
+// moreIDs encodes the ids of the buffers past inlineBindings for a bgKey.
+func moreIDs(bufs []*Buffer) string {
+	out := make([]byte, 0, 8*len(bufs))
+	for _, b := range bufs {
+		out = binary.LittleEndian.AppendUint64(out, b.id)
+	}
+	return string(out)
+}
+
+// bindGroupFor returns the cached bind group for key, creating it. Called
+// with d.life read-locked.
+func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup, error) {
+	d.bgMu.Lock()
+	bg, ok := d.bindGroups[key]
+	d.bgMu.Unlock()
+	if ok {
+		return bg, nil
+	}
+	entries := make([]gowgpu.BindGroupEntry, key.n)
+	for i := range entries {
+		entries[i] = gowgpu.BindGroupEntry{Binding: key.g.binds[i].Index, Buffer: bufs[i].buf, Size: bufs[i].size}
+	}
+	var nbg *gowgpu.BindGroup
+	err := d.scoped(op, func() (err error) {
+		nbg, err = d.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Label: key.g.name, Layout: key.g.bgl, Entries: entries})
+		return err
+	})
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Message = key.g.name + ": " + e.Message
+		}
+		return nil, err
+	}
+	d.bgMu.Lock()
+	defer d.bgMu.Unlock()
+	if old, ok := d.bindGroups[key]; ok { // lost a race: keep the first
+		nbg.Release()
+		return old, nil
+	}
+	bg = &bindGroup{key: key, bg: nbg, ref: bindGroupRef(nbg), buffers: append([]*Buffer(nil), bufs...)}
+	d.bindGroups[key] = bg
+	for _, b := range bg.buffers {
+		if len(b.bindGroups) == 0 || b.bindGroups[len(b.bindGroups)-1] != bg {
+			b.bindGroups = append(b.bindGroups, bg)
+		}
+	}
+	return bg, nil
+}

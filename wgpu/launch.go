@@ -1,0 +1,167 @@
+//go:build cgo
+
+package wgpu
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/streamgate/streamgate/gpu"
+)
+
+// Launch: the checks before a launch is recorded, and the recording.
+
+// launchRec is one launch recorded on a stream's pending encoder, kept so
+// that a batch the driver rejects can be replayed without its bad launches
+// (its bind groups are in the stream's bgs, named by its nativeLaunch).
+type launchRec struct {
+	p   *pipeline
+	wg  [3]uint32
+	seq uint64
+}
+
+// Launch records one dispatch of k with the given workgroup counts and
+// buffers on stream. The buffers bind in (group, binding) order of k's
+// entry point's interface: the bindings the entry point statically uses,
+// in whichever of the device's bind groups and with whatever numbering
+// (gaps included), sorted by @group then @binding ([CheckKernel] lists
+// them). It compiles k first if needed. The dispatch is submitted later:
+// when the stream has MaxBatch dispatches pending, on [Device.Flush] or
+// [Device.Sync], or on an upload, read-back or release of a buffer it binds.
+//
+// Launch checks everything it can before recording: k is not nil; the
+// workgroup counts against maxComputeWorkgroupsPerDimension; the number of
+// buffers against the kernel's bindings; that each buffer is a live
+// [*Buffer] of this device; each buffer's size against the minimum its
+// binding needs and its usage against the binding's kind (storage or
+// uniform), as the WGSL front-end derives them; and that no buffer is
+// bound twice where one binding is read_write. Each failure is an [*Error]
+// naming the kernel and the binding, and nothing is recorded.
+//
+// Should the driver still reject a submitted batch, the stream replays it
+// without the launches it rejects: every other launch runs exactly once, in
+// order, and the call that submitted the batch returns a
+// [*gpu.LaunchError] naming the rejected launches.
+func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
+	const op = "Launch"
+	if k == nil {
+		return newError(op, ErrorTypeInvalidArgument, "nil kernel")
+	}
+	p, err := d.pipelineFor(context.Background(), k)
+	if err != nil {
+		return err
+	}
+	if lim := d.limits.MaxComputeWorkgroupsPerDimension; workgroups[0] > lim || workgroups[1] > lim || workgroups[2] > lim {
+		return newError(op, ErrorTypeLimit, "%s: workgroups %v exceed maxComputeWorkgroupsPerDimension %d", p.name, workgroups, lim)
+	}
+	if len(bindings) != len(p.bindings) {
+		return newError(op, ErrorTypeValidation, "%s: %d buffers for %d bindings (%s)", p.name, len(bindings), len(p.bindings), bindingList(p.bindings))
+	}
+	var inline [inlineBindings]*Buffer
+	bufs := inline[:0]
+	if len(bindings) > inlineBindings {
+		bufs = make([]*Buffer, 0, len(bindings))
+	}
+	for i, cb := range bindings {
+		b, ok := cb.(*Buffer)
+		if !ok || b == nil {
+			return newError(op, ErrorTypeInvalidArgument, "%s: %s: %s is not a *wgpu.Buffer", p.name, p.bindings[i], typeName(cb))
+		}
+		if b.d != d {
+			return newError(op, ErrorTypeInvalidArgument, "%s: %s: buffer belongs to another device", p.name, p.bindings[i])
+		}
+		if err := p.bindings[i].accepts(b); err != nil && !d.skipChecks {
+			return newError(op, ErrorTypeValidation, "%s: %v (checked by Launch)", p.name, err)
+		}
+		bufs = append(bufs, b)
+	}
+	for i := range bufs {
+		for j := i + 1; j < len(bufs); j++ {
+			if bufs[i] == bufs[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
+				return newError(op, ErrorTypeValidation, "%s: %s and %s alias one buffer, and one is read_write (checked by Launch)",
+					p.name, p.bindings[i], p.bindings[j])
+			}
+		}
+	}
+	return d.record(op, id, p, bufs, workgroups)
+}
+
+// record records a checked launch on stream id. It is apart from Launch so
+// that its two defers are open-coded (a function with as many returns as
+// Launch pays for its defers at run time).
+func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
+	leave, err := d.enter(op)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	for i, b := range bufs {
+		if b.released.Load() || b.recycled.Load() {
+			return d.deadBinding(op, p, i, b)
+		}
+	}
+	s := d.lockStream(id)
+	defer s.mu.Unlock()
+	first := len(s.bgs)
+	for gi := range p.groups {
+		g := &p.groups[gi]
+		if g.lo == g.hi {
+			s.bgs = append(s.bgs, g.emptyRef)
+			continue
+		}
+		bg, err := s.groupBG(op, g, bufs[g.lo:g.hi])
+		if err != nil {
+			s.bgs = s.bgs[:first]
+			return err
+		}
+		s.bgs = append(s.bgs, bg.ref)
+	}
+	s.seq++
+	s.batch = append(s.batch, launchRec{p: p, wg: workgroups, seq: s.seq})
+	s.native = append(s.native, nativeLaunch{pipeline: p.ref, firstGroup: uint32(first), groups: uint32(len(p.groups)),
+		x: workgroups[0], y: workgroups[1], z: workgroups[2]})
+	if len(s.batch) >= d.maxBatch {
+		return s.flushLocked(op)
+	}
+	return nil
+}
+
+// deadBinding is the error for binding i's buffer b, released or recycled.
+func (d *Device) deadBinding(op string, p *pipeline, i int, b *Buffer) error {
+	msg := "buffer is released"
+	if err := b.live(op); err != nil {
+		msg = err.(*Error).Message
+	}
+	return newError(op, ErrorTypeInvalidArgument, "%s: %s: %s", p.name, p.bindings[i], msg)
+}
+
+// typeName names a binding's dynamic type for an error.
+func typeName(b gpu.Buffer) string {
+	if b == nil {
+		return "nil"
+	}
+	if wb, ok := b.(*Buffer); ok && wb == nil {
+		return "a nil *wgpu.Buffer"
+	}
+	return fmt.Sprintf("%T", b)
+}
+
+// accepts checks that b can be bound at this binding: large enough and with
+// the usage its kind needs. The error names the binding, the sizes and the
+// usage.
+func (bd Binding) accepts(b *Buffer) error {
+	if b.size < bd.MinSize {
+		return fmt.Errorf("%s: buffer of %d bytes is smaller than the %d bytes its type %s needs", bd, b.size, bd.MinSize, bd.WGSL)
+	}
+	switch bd.Type {
+	case BindingUniform:
+		if b.usage&BufferUsageUniform == 0 {
+			return fmt.Errorf("%s is var<uniform>, but the buffer's usage %v lacks BufferUsageUniform", bd, b.usage)
+		}
+	default:
+		if b.usage&BufferUsageStorage == 0 {
+			return fmt.Errorf("%s is var<storage>, but the buffer's usage %v lacks BufferUsageStorage", bd, b.usage)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,195 @@
+//go:build cgo
+
+package wgpu
+
+import (
+	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
+
+	"github.com/streamgate/streamgate/gpu"
+)
+
+// Submission: a stream's batch encoded in one crossing, submitted once,
+// and replayed by halves when the driver rejects it.
+
+// openEncoderLocked makes sure the stream has an encoder.
+func (s *stream) openEncoderLocked(op string) error {
+	if s.enc != nil {
+		return nil
+	}
+	return s.d.scoped(op, func() (err error) {
+		s.enc, err = s.d.dev.CreateCommandEncoder(nil)
+		return err
+	})
+}
+
+// encodeLocked encodes the launches recorded since the last encode into
+// the encoder, as one compute pass, in one cgo crossing. An error (the
+// driver rejected something in the pass) is kept for flushLocked, which
+// then replays the batch without the bad launches.
+func (s *stream) encodeLocked(op string) error {
+	if s.encoded == len(s.batch) {
+		return s.encErr
+	}
+	if err := s.openEncoderLocked(op); err != nil {
+		return err
+	}
+	d := s.d
+	d.scopeMu.Lock()
+	typ, msg, failed := encodePass(d.dev, s.enc, s.native[s.encoded:], s.bgs)
+	d.scopeMu.Unlock()
+	s.encoded = len(s.batch)
+	if failed && s.encErr == nil {
+		s.encErr = &Error{Op: op, Type: typ, Message: msg}
+	}
+	return s.encErr
+}
+
+// flushLocked encodes what is pending, finishes the encoder and submits
+// its command buffer once. When the driver rejects the batch (nothing of
+// it ran), it replays the batch without the launches the driver rejects,
+// so every good launch runs exactly once, and returns a [*gpu.LaunchError]
+// naming the rejected ones. Either way the stream is left with nothing
+// pending.
+func (s *stream) flushLocked(op string) error {
+	if s.enc == nil && len(s.batch) == 0 {
+		return nil
+	}
+	err := s.encodeLocked(op)
+	if s.enc == nil { // no encoder could be made: err says why
+		s.clearUsedLocked()
+		return err
+	}
+	var cmd *gowgpu.CommandBuffer
+	ferr := s.d.scoped(op, func() (err error) {
+		cmd, err = s.enc.Finish(nil)
+		return err
+	})
+	s.enc.Release()
+	s.enc = nil
+	if err == nil {
+		err = ferr
+	}
+	if err == nil {
+		s.d.queue.Submit(cmd)
+		s.submitted = true
+	}
+	if cmd != nil {
+		cmd.Release()
+	}
+	if err != nil && len(s.batch) > 0 {
+		err = s.isolateLocked(op, err)
+	}
+	s.clearUsedLocked()
+	return err
+}
+
+// isolateLocked replays s.batch, which the driver rejected as a whole with
+// err, in halves: each part that the driver accepts is submitted, in stream
+// order, and each launch rejected on its own is reported.
+func (s *stream) isolateLocked(op string, err error) error {
+	le := &gpu.LaunchError{Stream: s.id}
+	var split func(lo, hi int, known error)
+	split = func(lo, hi int, known error) {
+		if lo == hi {
+			return
+		}
+		err := known
+		if err == nil {
+			err = s.submitPartLocked(op, s.native[lo:hi])
+		}
+		if err == nil {
+			return
+		}
+		if hi-lo == 1 {
+			r := s.batch[lo]
+			le.Failed = append(le.Failed, gpu.FailedLaunch{Seq: r.seq, Kernel: r.p.name, Err: err})
+			return
+		}
+		mid := lo + (hi-lo)/2
+		split(lo, mid, nil)
+		split(mid, hi, nil)
+	}
+	split(0, len(s.batch), err)
+	if len(le.Failed) == 0 {
+		// The batch failed, yet every part of it passed on replay: the
+		// failure was not a launch's (the good launches ran once).
+		return err
+	}
+	return le
+}
+
+// submitPartLocked encodes part into a fresh encoder and submits it, or
+// returns the driver's error and submits nothing.
+func (s *stream) submitPartLocked(op string, part []nativeLaunch) error {
+	d := s.d
+	return d.submitOnce(op, func(enc *gowgpu.CommandEncoder) error {
+		d.scopeMu.Lock()
+		typ, msg, failed := encodePass(d.dev, enc, part, s.bgs)
+		d.scopeMu.Unlock()
+		if failed {
+			return &Error{Op: op, Type: typ, Message: msg}
+		}
+		s.submitted = true
+		return nil
+	})
+}
+
+// discardLocked drops the pending work without submitting it.
+func (s *stream) discardLocked() {
+	if s.enc != nil {
+		s.enc.Release()
+		s.enc = nil
+	}
+	s.clearUsedLocked()
+}
+
+// clearUsedLocked forgets the batch: the bind groups it used and its
+// records.
+func (s *stream) clearUsedLocked() {
+	for bg := range s.used {
+		for _, b := range bg.buffers {
+			b.mu.Lock()
+			delete(b.users, s)
+			b.mu.Unlock()
+		}
+		delete(s.used, bg)
+	}
+	clear(s.batch)
+	s.batch = s.batch[:0]
+	s.native = s.native[:0]
+	s.bgs = s.bgs[:0]
+	s.encoded, s.encErr = 0, nil
+}
+
+// submitOnce records with a fresh encoder and submits it, unless recording
+// or finishing failed. The command buffer is released right after its one
+// submit. Called with d.life read-locked.
+func (d *Device) submitOnce(op string, record func(*gowgpu.CommandEncoder) error) error {
+	var enc *gowgpu.CommandEncoder
+	err := d.scoped(op, func() (err error) {
+		enc, err = d.dev.CreateCommandEncoder(nil)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	defer enc.Release()
+	rerr := record(enc)
+	var cmd *gowgpu.CommandBuffer
+	err = d.scoped(op, func() (err error) {
+		cmd, err = enc.Finish(nil)
+		return err
+	})
+	if rerr != nil {
+		if cmd != nil {
+			cmd.Release()
+		}
+		return rerr
+	}
+	if err != nil {
+		return err
+	}
+	d.queue.Submit(cmd)
+	cmd.Release()
+	return nil
+}
