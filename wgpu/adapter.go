@@ -2,99 +2,106 @@
 
 package wgpu
 
-import (
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-)
+/*
+#include "capi.h"
+*/
+import "C"
 
 // The BufferUsage bits are wgpu-native's: each line fails to compile (a
 // constant overflows uint32) when one differs.
 const (
-	_ = uint32(gowgpu.BufferUsage_MapRead-gowgpu.BufferUsage(BufferUsageMapRead)) + uint32(gowgpu.BufferUsage(BufferUsageMapRead)-gowgpu.BufferUsage_MapRead)
-	_ = uint32(gowgpu.BufferUsage_MapWrite-gowgpu.BufferUsage(BufferUsageMapWrite)) + uint32(gowgpu.BufferUsage(BufferUsageMapWrite)-gowgpu.BufferUsage_MapWrite)
-	_ = uint32(gowgpu.BufferUsage_CopySrc-gowgpu.BufferUsage(BufferUsageCopySrc)) + uint32(gowgpu.BufferUsage(BufferUsageCopySrc)-gowgpu.BufferUsage_CopySrc)
-	_ = uint32(gowgpu.BufferUsage_CopyDst-gowgpu.BufferUsage(BufferUsageCopyDst)) + uint32(gowgpu.BufferUsage(BufferUsageCopyDst)-gowgpu.BufferUsage_CopyDst)
-	_ = uint32(gowgpu.BufferUsage_Index-gowgpu.BufferUsage(BufferUsageIndex)) + uint32(gowgpu.BufferUsage(BufferUsageIndex)-gowgpu.BufferUsage_Index)
-	_ = uint32(gowgpu.BufferUsage_Vertex-gowgpu.BufferUsage(BufferUsageVertex)) + uint32(gowgpu.BufferUsage(BufferUsageVertex)-gowgpu.BufferUsage_Vertex)
-	_ = uint32(gowgpu.BufferUsage_Uniform-gowgpu.BufferUsage(BufferUsageUniform)) + uint32(gowgpu.BufferUsage(BufferUsageUniform)-gowgpu.BufferUsage_Uniform)
-	_ = uint32(gowgpu.BufferUsage_Storage-gowgpu.BufferUsage(BufferUsageStorage)) + uint32(gowgpu.BufferUsage(BufferUsageStorage)-gowgpu.BufferUsage_Storage)
-	_ = uint32(gowgpu.BufferUsage_Indirect-gowgpu.BufferUsage(BufferUsageIndirect)) + uint32(gowgpu.BufferUsage(BufferUsageIndirect)-gowgpu.BufferUsage_Indirect)
-	_ = uint32(gowgpu.BufferUsage_QueryResolve-gowgpu.BufferUsage(BufferUsageQueryResolve)) + uint32(gowgpu.BufferUsage(BufferUsageQueryResolve)-gowgpu.BufferUsage_QueryResolve)
+	_ = uint32(C.WGPUBufferUsage_MapRead-BufferUsageMapRead) + uint32(BufferUsageMapRead-C.WGPUBufferUsage_MapRead)
+	_ = uint32(C.WGPUBufferUsage_MapWrite-BufferUsageMapWrite) + uint32(BufferUsageMapWrite-C.WGPUBufferUsage_MapWrite)
+	_ = uint32(C.WGPUBufferUsage_CopySrc-BufferUsageCopySrc) + uint32(BufferUsageCopySrc-C.WGPUBufferUsage_CopySrc)
+	_ = uint32(C.WGPUBufferUsage_CopyDst-BufferUsageCopyDst) + uint32(BufferUsageCopyDst-C.WGPUBufferUsage_CopyDst)
+	_ = uint32(C.WGPUBufferUsage_Index-BufferUsageIndex) + uint32(BufferUsageIndex-C.WGPUBufferUsage_Index)
+	_ = uint32(C.WGPUBufferUsage_Vertex-BufferUsageVertex) + uint32(BufferUsageVertex-C.WGPUBufferUsage_Vertex)
+	_ = uint32(C.WGPUBufferUsage_Uniform-BufferUsageUniform) + uint32(BufferUsageUniform-C.WGPUBufferUsage_Uniform)
+	_ = uint32(C.WGPUBufferUsage_Storage-BufferUsageStorage) + uint32(BufferUsageStorage-C.WGPUBufferUsage_Storage)
+	_ = uint32(C.WGPUBufferUsage_Indirect-BufferUsageIndirect) + uint32(BufferUsageIndirect-C.WGPUBufferUsage_Indirect)
+	_ = uint32(C.WGPUBufferUsage_QueryResolve-BufferUsageQueryResolve) + uint32(BufferUsageQueryResolve-C.WGPUBufferUsage_QueryResolve)
+)
+
+// The LogLevel values are wgpu-native's (setLogLevel passes them on).
+const (
+	_ = uint32(C.WGPULogLevel_Off-LogOff) + uint32(LogOff-C.WGPULogLevel_Off)
+	_ = uint32(C.WGPULogLevel_Trace-LogTrace) + uint32(LogTrace-C.WGPULogLevel_Trace)
 )
 
 // allBackends is what [Adapters] enumerates, so that an index in
 // [Options].Adapter means what `streamgate info` printed.
-const allBackends = gowgpu.InstanceBackend_Primary | gowgpu.InstanceBackend_Secondary
+const allBackends = instanceBackendPrimary | instanceBackendSecondary
 
-func (p PowerPreference) native() gowgpu.PowerPreference {
+func (p PowerPreference) native() uint32 {
 	switch p {
 	case PowerPreferenceLowPower:
-		return gowgpu.PowerPreference_LowPower
+		return powerLowPower
 	case PowerPreferenceHighPerformance:
-		return gowgpu.PowerPreference_HighPerformance
+		return powerHighPerformance
 	}
-	return gowgpu.PowerPreference_Undefined
+	return powerUndefined
 }
 
-func (b Backend) native() (gowgpu.InstanceBackend, gowgpu.BackendType) {
+func (b Backend) native() (instanceBackends, backendType uint32) {
 	switch b {
 	case BackendVulkan:
-		return gowgpu.InstanceBackend_Vulkan, gowgpu.BackendType_Vulkan
+		return instanceBackendVulkan, backendTypeVulkan
 	case BackendMetal:
-		return gowgpu.InstanceBackend_Metal, gowgpu.BackendType_Metal
+		return instanceBackendMetal, backendTypeMetal
 	case BackendD3D12:
-		return gowgpu.InstanceBackend_DX12, gowgpu.BackendType_D3D12
+		return instanceBackendDX12, backendTypeD3D12
 	case BackendD3D11:
-		return gowgpu.InstanceBackend_DX11, gowgpu.BackendType_D3D11
+		return instanceBackendDX11, backendTypeD3D11
 	case BackendOpenGL:
-		return gowgpu.InstanceBackend_GL, gowgpu.BackendType_OpenGL
+		return instanceBackendGL, backendTypeOpenGL
 	case BackendOpenGLES:
-		return gowgpu.InstanceBackend_GL, gowgpu.BackendType_OpenGLES
+		return instanceBackendGL, backendTypeOpenGLES
 	}
-	return gowgpu.InstanceBackend_Primary, gowgpu.BackendType_Undefined
+	return instanceBackendPrimary, backendTypeUndefined
 }
 
-func backendOf(t gowgpu.BackendType) Backend {
+func backendOf(t uint32) Backend {
 	switch t {
-	case gowgpu.BackendType_Vulkan:
+	case backendTypeVulkan:
 		return BackendVulkan
-	case gowgpu.BackendType_Metal:
+	case backendTypeMetal:
 		return BackendMetal
-	case gowgpu.BackendType_D3D12:
+	case backendTypeD3D12:
 		return BackendD3D12
-	case gowgpu.BackendType_D3D11:
+	case backendTypeD3D11:
 		return BackendD3D11
-	case gowgpu.BackendType_OpenGL:
+	case backendTypeOpenGL:
 		return BackendOpenGL
-	case gowgpu.BackendType_OpenGLES:
+	case backendTypeOpenGLES:
 		return BackendOpenGLES
 	}
 	return BackendAny
 }
 
-func adapterTypeOf(t gowgpu.AdapterType) AdapterType {
+func adapterTypeOf(t uint32) AdapterType {
 	switch t {
-	case gowgpu.AdapterType_DiscreteGPU:
+	case adapterTypeDiscrete:
 		return AdapterTypeDiscreteGPU
-	case gowgpu.AdapterType_IntegratedGPU:
+	case adapterTypeIntegrated:
 		return AdapterTypeIntegratedGPU
-	case gowgpu.AdapterType_CPU:
+	case adapterTypeCPU:
 		return AdapterTypeCPU
 	}
 	return AdapterTypeUnknown
 }
 
-func adapterInfo(a *gowgpu.Adapter) AdapterInfo {
-	p := a.GetProperties()
+func adapterInfo(a nAdapter) AdapterInfo {
+	p := a.properties()
 	return AdapterInfo{
-		Name:         p.Name,
-		Vendor:       p.VendorName,
-		VendorID:     p.VendorId,
-		DeviceID:     p.DeviceId,
-		Driver:       p.DriverDescription,
-		Architecture: p.Architecture,
-		Backend:      backendOf(p.BackendType),
-		Type:         adapterTypeOf(p.AdapterType),
-		Timestamps:   a.HasFeature(gowgpu.FeatureName_TimestampQuery),
+		Name:         p.name,
+		Vendor:       p.vendor,
+		VendorID:     p.vendorID,
+		DeviceID:     p.deviceID,
+		Driver:       p.driver,
+		Architecture: p.architecture,
+		Backend:      backendOf(p.backendType),
+		Type:         adapterTypeOf(p.adapterType),
+		Timestamps:   a.hasFeature(featureTimestampQuery),
 	}
 }
 
@@ -105,13 +112,13 @@ func adapterInfo(a *gowgpu.Adapter) AdapterInfo {
 // package documentation).
 func Adapters() ([]AdapterInfo, error) {
 	prepareRuntimeDir()
-	inst := gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: allBackends})
-	defer inst.Release()
-	adapters := inst.EnumerateAdapters(nil)
+	inst := createInstance(allBackends)
+	defer inst.release()
+	adapters := inst.enumerateAdapters()
 	infos := make([]AdapterInfo, 0, len(adapters))
 	for _, a := range adapters {
 		infos = append(infos, adapterInfo(a))
-		a.Release()
+		a.release()
 	}
 	return infos, nil
 }
@@ -120,10 +127,10 @@ func Adapters() ([]AdapterInfo, error) {
 // choose: by [Options].Adapter when set, else the driver's choice for
 // PowerPreference, ForceFallbackAdapter and Backend. On error it has
 // released both.
-func requestAdapter(opts Options) (*gowgpu.Instance, *gowgpu.Adapter, error) {
+func requestAdapter(opts Options) (nInstance, nAdapter, error) {
 	if opts.Adapter != "" {
-		inst := gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: allBackends})
-		adapters := inst.EnumerateAdapters(nil)
+		inst := createInstance(allBackends)
+		adapters := inst.enumerateAdapters()
 		infos := make([]AdapterInfo, len(adapters))
 		for i, a := range adapters {
 			infos[i] = adapterInfo(a)
@@ -131,53 +138,22 @@ func requestAdapter(opts Options) (*gowgpu.Instance, *gowgpu.Adapter, error) {
 		i, err := selectAdapter(opts.Adapter, opts.Backend, infos)
 		for j, a := range adapters {
 			if j != i || err != nil {
-				a.Release()
+				a.release()
 			}
 		}
 		if err != nil {
-			inst.Release()
-			return nil, nil, err
+			inst.release()
+			return nInstance{}, nAdapter{}, err
 		}
 		return inst, adapters[i], nil
 	}
 	instBackends, backendType := opts.Backend.native()
-	inst := gowgpu.CreateInstance(&gowgpu.InstanceDescriptor{Backends: instBackends})
-	adapter, err := inst.RequestAdapter(&gowgpu.RequestAdapterOptions{
-		PowerPreference:      opts.PowerPreference.native(),
-		ForceFallbackAdapter: opts.ForceFallbackAdapter,
-		BackendType:          backendType,
-	})
-	if err != nil || adapter == nil {
-		inst.Release()
-		return nil, nil, &Error{Op: "Open", Type: ErrorTypeNoAdapter,
-			Message: "no adapter matches backend " + opts.Backend.String() + " (" + errString(err) + ")"}
+	inst := createInstance(instBackends)
+	adapter, ok := inst.requestAdapter(opts.PowerPreference.native(), opts.ForceFallbackAdapter, backendType)
+	if !ok {
+		inst.release()
+		return nInstance{}, nAdapter{}, &Error{Op: "Open", Type: ErrorTypeNoAdapter,
+			Message: "no adapter matches backend " + opts.Backend.String() + " (no adapter returned)"}
 	}
 	return inst, adapter, nil
-}
-
-func errString(err error) string {
-	if err == nil {
-		return "no adapter returned"
-	}
-	return err.Error()
-}
-
-func limitsOf(l gowgpu.Limits) Limits {
-	return Limits{
-		MaxBufferSize:                     l.MaxBufferSize,
-		MaxStorageBufferBindingSize:       l.MaxStorageBufferBindingSize,
-		MaxUniformBufferBindingSize:       l.MaxUniformBufferBindingSize,
-		MaxBindGroups:                     l.MaxBindGroups,
-		MaxStorageBuffersPerShaderStage:   l.MaxStorageBuffersPerShaderStage,
-		MaxUniformBuffersPerShaderStage:   l.MaxUniformBuffersPerShaderStage,
-		MaxBindingsPerBindGroup:           l.MaxBindingsPerBindGroup,
-		MaxComputeWorkgroupStorageSize:    l.MaxComputeWorkgroupStorageSize,
-		MaxComputeInvocationsPerWorkgroup: l.MaxComputeInvocationsPerWorkgroup,
-		MaxComputeWorkgroupSizeX:          l.MaxComputeWorkgroupSizeX,
-		MaxComputeWorkgroupSizeY:          l.MaxComputeWorkgroupSizeY,
-		MaxComputeWorkgroupSizeZ:          l.MaxComputeWorkgroupSizeZ,
-		MaxComputeWorkgroupsPerDimension:  l.MaxComputeWorkgroupsPerDimension,
-		MinStorageBufferOffsetAlignment:   l.MinStorageBufferOffsetAlignment,
-		MinUniformBufferOffsetAlignment:   l.MinUniformBufferOffsetAlignment,
-	}
 }

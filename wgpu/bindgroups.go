@@ -2,11 +2,7 @@
 
 package wgpu
 
-import (
-	"encoding/binary"
-
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-)
+import "encoding/binary"
 
 // Bind groups: cached per device by (pipeline group, buffers), with a
 // stream's few most recent ones in front.
@@ -29,10 +25,9 @@ type bgKey struct {
 // bindGroup is a cached bind group. It is released when one of its buffers
 // is, or by Close.
 type bindGroup struct {
-	key     bgKey             // written once
-	bg      *gowgpu.BindGroup // written once
-	ref     uintptr           // written once: bg's C handle
-	buffers []*Buffer         // written once: the n buffers bound
+	key     bgKey      // written once
+	bg      nBindGroup // written once
+	buffers []*Buffer  // written once: the n buffers bound
 }
 
 // groupBG returns the bind group of group g with bufs bound, from the
@@ -113,15 +108,11 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup,
 	if ok {
 		return bg, nil
 	}
-	entries := make([]gowgpu.BindGroupEntry, key.n)
+	entries := make([]bindEntry, key.n)
 	for i := range entries {
-		entries[i] = gowgpu.BindGroupEntry{Binding: key.g.binds[i].Index, Buffer: bufs[i].buf, Size: bufs[i].size}
+		entries[i] = bindEntry{binding: key.g.binds[i].Index, buf: bufs[i].buf, size: bufs[i].size}
 	}
-	var nbg *gowgpu.BindGroup
-	err := d.scoped(op, func() (err error) {
-		nbg, err = d.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Label: key.g.name, Layout: key.g.bgl, Entries: entries})
-		return err
-	})
+	nbg, err := d.createBindGroup(op, key.g.name, key.g.bgl, entries)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Message = key.g.name + ": " + e.Message
@@ -131,10 +122,10 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup,
 	d.bgMu.Lock()
 	defer d.bgMu.Unlock()
 	if old, ok := d.bindGroups[key]; ok { // lost a race: keep the first
-		nbg.Release()
+		nbg.release()
 		return old, nil
 	}
-	bg = &bindGroup{key: key, bg: nbg, ref: bindGroupRef(nbg), buffers: append([]*Buffer(nil), bufs...)}
+	bg = &bindGroup{key: key, bg: nbg, buffers: append([]*Buffer(nil), bufs...)}
 	d.bindGroups[key] = bg
 	for _, b := range bg.buffers {
 		if len(b.bindGroups) == 0 || b.bindGroups[len(b.bindGroups)-1] != bg {

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-
 	"github.com/streamgate/streamgate/gpu"
 )
 
@@ -22,11 +20,11 @@ var bufferIDs atomic.Uint64
 // [Device.NewBuffer]. The device owns the underlying wgpu buffer: release it
 // with [Buffer.Release] or, for all buffers at once, [Device.Close].
 type Buffer struct {
-	d     *Device        // written once
-	id    uint64         // written once
-	size  uint64         // written once
-	usage BufferUsage    // written once
-	buf   *gowgpu.Buffer // written once; released under d.life's write lock
+	d     *Device     // written once
+	id    uint64      // written once
+	size  uint64      // written once
+	usage BufferUsage // written once
+	buf   nBuffer     // written once; released under d.life's write lock
 
 	released atomic.Bool // set once, under d.life's write lock
 	recycled atomic.Bool // set while the buffer waits in the device's TempBuffer pool
@@ -64,11 +62,7 @@ func (d *Device) NewBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
 		return nil, err
 	}
 	defer leave()
-	var nb *gowgpu.Buffer
-	err = d.scoped(op, func() (err error) {
-		nb, err = d.dev.CreateBuffer(&gowgpu.BufferDescriptor{Size: size, Usage: gowgpu.BufferUsage(usage)})
-		return err
-	})
+	nb, err := d.createBuffer(op, "", size, usage)
 	if err != nil {
 		return nil, err
 	}
@@ -344,7 +338,7 @@ func (b *Buffer) Clear(offset, size uint64) error {
 	if size == 0 {
 		return ferr
 	}
-	if err := b.d.submitCopy(op, nil, 0, b.buf, offset, size); err != nil {
+	if err := b.d.submitCopy(op, nBuffer{}, 0, b.buf, offset, size); err != nil {
 		return err
 	}
 	return ferr
@@ -380,14 +374,14 @@ func (b *Buffer) Release() {
 				o.bindGroups = removeBG(o.bindGroups, bg)
 			}
 		}
-		bg.bg.Release()
+		bg.bg.release()
 	}
 	b.bindGroups = nil
 	d.bgMu.Unlock()
 	d.mu.Lock()
 	delete(d.buffers, b)
 	d.mu.Unlock()
-	b.buf.Release()
+	b.buf.release()
 }
 
 func removeBG(s []*bindGroup, bg *bindGroup) []*bindGroup {

@@ -21,7 +21,6 @@ import (
 	"sync/atomic"
 
 	"github.com/puzpuzpuz/xsync/v3"
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 
 	"github.com/streamgate/streamgate/gpu"
 )
@@ -46,10 +45,10 @@ type Device struct {
 	hasTS    bool          // written once: the timestamp feature is on
 	maxBatch int           // written once
 
-	inst    *gowgpu.Instance // written once; released by Close
-	adapter *gowgpu.Adapter  // written once; released by Close
-	dev     *gowgpu.Device   // written once; released by Close
-	queue   *gowgpu.Queue    // written once; released by Close
+	inst    nInstance // written once; released by Close
+	adapter nAdapter  // written once; released by Close
+	dev     nDevice   // written once; released by Close, last
+	queue   nQueue    // written once; released by Close
 
 	closed atomic.Bool // set once, first thing in Close
 	torn   atomic.Bool // set once, under life's write lock, when Close released the device
@@ -60,9 +59,10 @@ type Device struct {
 	life  sync.RWMutex
 	leave func() // written once: life.RUnlock, made once so that enter does not allocate
 
-	// scopeMu serializes the calls that push and pop an error scope:
-	// wgpu-native's scopes are per device, not per thread, so two
-	// concurrent scoped calls could pop each other's errors.
+	// scopeMu serializes the shims that push and pop error scopes
+	// (native.go, transfer_native.go): wgpu-native's scopes are per device,
+	// not per thread, so two concurrent scoped calls could pop each other's
+	// errors.
 	scopeMu sync.Mutex
 
 	pipelines *xsync.MapOf[[32]byte, *pipeline]   // lock-free; entries immutable once done
@@ -114,33 +114,24 @@ func Open(opts Options) (*Device, error) {
 		return nil, err
 	}
 	info := adapterInfo(adapter)
-	var features []gowgpu.FeatureName
 	hasTS := info.Timestamps && !opts.DisableTimestamps
-	if hasTS {
-		features = append(features, gowgpu.FeatureName_TimestampQuery)
-	}
-	limits := adapter.GetLimits().Limits
-	dev, err := adapter.RequestDevice(&gowgpu.DeviceDescriptor{
-		Label:            "streamgate",
-		RequiredFeatures: features,
-		RequiredLimits:   &gowgpu.RequiredLimits{Limits: limits},
-	})
-	if err != nil {
-		adapter.Release()
-		inst.Release()
-		return nil, &Error{Op: "Open", Type: ErrorTypeInternal, Message: "request device: " + err.Error()}
+	dev, ok := adapter.requestDevice("streamgate", hasTS)
+	if !ok {
+		adapter.release()
+		inst.release()
+		return nil, &Error{Op: "Open", Type: ErrorTypeInternal, Message: "request device: the driver refused"}
 	}
 	d := &Device{
 		id:         gpu.NewServiceID(),
 		opts:       opts,
 		info:       info,
-		limits:     limitsOf(dev.GetLimits().Limits),
-		hasTS:      hasTS && dev.HasFeature(gowgpu.FeatureName_TimestampQuery),
+		limits:     dev.limits(),
+		hasTS:      hasTS && dev.hasFeature(featureTimestampQuery),
 		maxBatch:   opts.MaxBatch,
 		inst:       inst,
 		adapter:    adapter,
 		dev:        dev,
-		queue:      dev.GetQueue(),
+		queue:      dev.queue(),
 		pipelines:  xsync.NewMapOf[[32]byte, *pipeline](),
 		streams:    xsync.NewMapOf[gpu.StreamID, *stream](),
 		byKernel:   xsync.NewMapOf[*gpu.Kernel, *kernelEntry](),
@@ -223,15 +214,6 @@ func (d *Device) enter(op string) (leave func(), err error) {
 	return d.leave, nil
 }
 
-// scoped runs f, a go-webgpu call that pushes and pops an error scope, with
-// the device's scope mutex held, and converts its error.
-func (d *Device) scoped(op string, f func() error) error {
-	d.scopeMu.Lock()
-	err := f()
-	d.scopeMu.Unlock()
-	return nativeError(op, err)
-}
-
 // Close discards every stream's unsubmitted launches, waits for submitted
 // work, and releases every wgpu object of the device: pipelines, layouts,
 // bind groups, buffers, the queue, the device, the adapter and the
@@ -250,10 +232,10 @@ func (d *Device) Close() error {
 		s.mu.Unlock()
 		return true
 	})
-	d.dev.Poll(true, nil)
+	d.dev.poll(true)
 	d.bgMu.Lock()
 	for k, bg := range d.bindGroups {
-		bg.bg.Release()
+		bg.bg.release()
 		delete(d.bindGroups, k)
 	}
 	d.bgMu.Unlock()
@@ -276,21 +258,21 @@ func (d *Device) Close() error {
 	d.mu.Lock()
 	for b := range d.buffers {
 		b.released.Store(true)
-		b.buf.Release()
+		b.buf.release()
 		delete(d.buffers, b)
 	}
 	d.mu.Unlock()
-	d.dev.Poll(true, nil)
+	d.dev.poll(true)
 	freeStagingWords()
 	d.closeTemp()
 	if d.closeHook != nil {
 		d.closeHook(d)
 	}
-	d.queue.Release()
-	d.dev.Release()
+	d.queue.release()
+	d.dev.release()
 	d.handle.Delete()
-	d.adapter.Release()
-	d.inst.Release()
+	d.adapter.release()
+	d.inst.release()
 	d.torn.Store(true)
 	return nil
 }
@@ -326,6 +308,6 @@ func (d *Device) poll(op string, wait bool) error {
 		return err
 	}
 	defer leave()
-	d.dev.Poll(wait, nil)
+	d.dev.poll(wait)
 	return nil
 }

@@ -1,8 +1,6 @@
 package wgpu
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -132,22 +130,4 @@ func newError(op string, typ ErrorType, format string, args ...any) *Error {
 
 func closedError(op string) *Error {
 	return &Error{Op: op, Type: ErrorTypeClosed, Message: ErrClosed.Message}
-}
-
-// nativeError converts an error from go-webgpu (which reports a popped
-// validation scope as "wgpu.(*T).Method(): message") into an *Error keeping
-// the driver's message.
-func nativeError(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	var e *Error
-	if errors.As(err, &e) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	msg := err.Error()
-	if i := strings.Index(msg, "(): "); i >= 0 && strings.HasPrefix(msg, "wgpu.") {
-		msg = msg[i+len("(): "):]
-	}
-	return &Error{Op: op, Type: ErrorTypeValidation, Message: msg}
 }

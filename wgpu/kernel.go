@@ -11,8 +11,6 @@ import (
 	"time"
 	"unsafe"
 
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-
 	"github.com/streamgate/streamgate/gpu"
 )
 
@@ -24,12 +22,11 @@ type pipeline struct {
 	ok   atomic.Bool   // set when the compile succeeded, before done closes
 	err  error         // written once, before done closes
 
-	name     string      // written once: the kernel's String()
-	bindings []Binding   // written once, before done closes: the entry point's, in (group, binding) order
-	groups   []pipeGroup // written once, before done closes: one per group index below the highest used
-	layout   *gowgpu.PipelineLayout
-	pipe     *gowgpu.ComputePipeline
-	ref      uintptr // written once, before done closes: pipe's C handle
+	name     string           // written once: the kernel's String()
+	bindings []Binding        // written once, before done closes: the entry point's, in (group, binding) order
+	groups   []pipeGroup      // written once, before done closes: one per group index below the highest used
+	layout   nPipelineLayout  // written once, before done closes
+	pipe     nComputePipeline // written once, before done closes
 }
 
 // pipeGroup is one bind group index of a pipeline's layout.
@@ -37,32 +34,31 @@ type pipeGroup struct {
 	lo, hi int       // bindings[lo:hi] are the group's; lo == hi for a group the entry point does not use
 	binds  []Binding // bindings[lo:hi]
 	name   string    // the pipeline's name, for the driver's labels and errors
-	bgl    *gowgpu.BindGroupLayout
+	bgl    nBindGroupLayout
 	// empty is the one bind group of a group without bindings, made with
 	// the pipeline (WebGPU wants a bind group at every index of the
-	// layout); nil for the others, whose bind groups are cached by buffers.
-	empty    *gowgpu.BindGroup
-	emptyRef uintptr
+	// layout); zero for the others, whose bind groups are cached by buffers.
+	empty nBindGroup
 }
 
 func (p *pipeline) release() {
-	if p.pipe != nil {
-		p.pipe.Release()
-		p.pipe = nil
+	if p.pipe.ref != 0 {
+		p.pipe.release()
+		p.pipe = nComputePipeline{}
 	}
-	if p.layout != nil {
-		p.layout.Release()
-		p.layout = nil
+	if p.layout.ref != 0 {
+		p.layout.release()
+		p.layout = nPipelineLayout{}
 	}
 	for i := range p.groups {
 		g := &p.groups[i]
-		if g.empty != nil {
-			g.empty.Release()
-			g.empty = nil
+		if g.empty.ref != 0 {
+			g.empty.release()
+			g.empty = nBindGroup{}
 		}
-		if g.bgl != nil {
-			g.bgl.Release()
-			g.bgl = nil
+		if g.bgl.ref != 0 {
+			g.bgl.release()
+			g.bgl = nBindGroupLayout{}
 		}
 	}
 }
@@ -251,50 +247,26 @@ func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
 		return withKernel(err)
 	}
 	p.bindings = ki.Bindings
-	var module *gowgpu.ShaderModule
-	compileModule := func(code string) error {
-		return d.scoped("Compile", func() (err error) {
-			module, err = d.dev.CreateShaderModule(&gowgpu.ShaderModuleDescriptor{
-				Label:          label(k.Name()),
-				WGSLDescriptor: &gowgpu.ShaderModuleWGSLDescriptor{Code: code},
-			})
-			return err
-		})
-	}
-	err = compileModule(ki.Lowered)
+	module, err := d.createShaderModule("Compile", label(k.Name()), ki.Lowered)
 	if err != nil {
 		return withKernel(driverRefused(err))
 	}
-	defer module.Release()
+	defer module.release()
 	if err := d.buildGroups(p, k.Name()); err != nil {
 		return withKernel(err)
 	}
-	bgls := make([]*gowgpu.BindGroupLayout, len(p.groups))
+	bgls := make([]nBindGroupLayout, len(p.groups))
 	for i := range p.groups {
 		bgls[i] = p.groups[i].bgl
 	}
-	err = d.scoped("Compile", func() (err error) {
-		p.layout, err = d.dev.CreatePipelineLayout(&gowgpu.PipelineLayoutDescriptor{
-			Label:            label(k.Name()),
-			BindGroupLayouts: bgls,
-		})
-		return err
-	})
+	p.layout, err = d.createPipelineLayout("Compile", label(k.Name()), bgls)
 	if err != nil {
 		return withKernel(err)
 	}
-	err = d.scoped("Compile", func() (err error) {
-		p.pipe, err = d.dev.CreateComputePipeline(&gowgpu.ComputePipelineDescriptor{
-			Label:   label(k.Name()),
-			Layout:  p.layout,
-			Compute: gowgpu.ProgrammableStageDescriptor{Module: module, EntryPoint: ki.LoweredName},
-		})
-		return err
-	})
+	p.pipe, err = d.createComputePipeline("Compile", label(k.Name()), p.layout, module, ki.LoweredName)
 	if err != nil {
 		return withKernel(driverRefused(err))
 	}
-	p.ref = pipelineRef(p.pipe)
 	return nil
 }
 
@@ -325,7 +297,7 @@ func (d *Device) buildGroups(p *pipeline, name string) error {
 		}
 		g.hi = at
 		g.binds, g.name = p.bindings[g.lo:g.hi], p.name
-		entries := make([]gowgpu.BindGroupLayoutEntry, 0, g.hi-g.lo)
+		entries := make([]layoutEntry, 0, g.hi-g.lo)
 		for _, b := range p.bindings[g.lo:g.hi] {
 			// The layout's minimum size makes the driver check sizes when a
 			// bind group is made, at Launch, besides Launch's own check.
@@ -333,35 +305,16 @@ func (d *Device) buildGroups(p *pipeline, name string) error {
 			if d.skipChecks {
 				minBindingSize = 0 // tests: let a bad size reach the dispatch
 			}
-			t := gowgpu.BufferBindingType_Storage
-			switch b.Type {
-			case BindingStorageRead:
-				t = gowgpu.BufferBindingType_ReadOnlyStorage
-			case BindingUniform:
-				t = gowgpu.BufferBindingType_Uniform
-			}
-			entries = append(entries, gowgpu.BindGroupLayoutEntry{
-				Binding:    b.Index,
-				Visibility: gowgpu.ShaderStage_Compute,
-				Buffer:     gowgpu.BufferBindingLayout{Type: t, MinBindingSize: minBindingSize},
-			})
+			entries = append(entries, layoutEntry{binding: b.Index, typ: b.Type, minSize: minBindingSize})
 		}
-		err := d.scoped("Compile", func() (err error) {
-			g.bgl, err = d.dev.CreateBindGroupLayout(&gowgpu.BindGroupLayoutDescriptor{Label: label(name), Entries: entries})
-			return err
-		})
-		if err != nil {
+		var err error
+		if g.bgl, err = d.createBindGroupLayout("Compile", label(name), entries); err != nil {
 			return err
 		}
 		if g.lo == g.hi {
-			err := d.scoped("Compile", func() (err error) {
-				g.empty, err = d.dev.CreateBindGroup(&gowgpu.BindGroupDescriptor{Label: label(name), Layout: g.bgl})
-				return err
-			})
-			if err != nil {
+			if g.empty, err = d.createBindGroup("Compile", label(name), g.bgl, nil); err != nil {
 				return err
 			}
-			g.emptyRef = bindGroupRef(g.empty)
 		}
 	}
 	return nil

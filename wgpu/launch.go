@@ -106,7 +106,7 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 	for gi := range p.groups {
 		g := &p.groups[gi]
 		if g.lo == g.hi {
-			s.bgs = append(s.bgs, g.emptyRef)
+			s.bgs = append(s.bgs, g.empty.ref)
 			continue
 		}
 		bg, err := s.groupBG(op, g, bufs[g.lo:g.hi])
@@ -114,11 +114,11 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 			s.bgs = s.bgs[:first]
 			return err
 		}
-		s.bgs = append(s.bgs, bg.ref)
+		s.bgs = append(s.bgs, bg.bg.ref)
 	}
 	s.seq++
 	s.batch = append(s.batch, launchRec{p: p, wg: workgroups, seq: s.seq})
-	s.native = append(s.native, nativeLaunch{pipeline: p.ref, firstGroup: uint32(first), groups: uint32(len(p.groups)),
+	s.native = append(s.native, nativeLaunch{pipeline: p.pipe.ref, firstGroup: uint32(first), groups: uint32(len(p.groups)),
 		x: workgroups[0], y: workgroups[1], z: workgroups[2]})
 	if len(s.batch) >= d.maxBatch {
 		return s.flushLocked(op)

@@ -2,11 +2,7 @@
 
 package wgpu
 
-import (
-	"fmt"
-
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-)
+import "fmt"
 
 // SetLogLevel sets wgpu-native's log level for the whole process. It is
 // safe to call at any time; it panics on an invalid level.
@@ -14,5 +10,5 @@ func SetLogLevel(l LogLevel) {
 	if l > LogTrace {
 		panic(fmt.Sprintf("wgpu: invalid LogLevel %d", l))
 	}
-	gowgpu.SetLogLevel(gowgpu.LogLevel(l))
+	setLogLevel(l)
 }

@@ -2,28 +2,14 @@
 
 package wgpu
 
-/*
-#include <stdint.h>
-typedef void (*sgLogCallback)(uint32_t level, char const *message, void *userdata);
-extern void wgpuSetLogCallback(sgLogCallback callback, void *userdata);
-extern void sgDriverLog(uint32_t level, char* message, void* userdata);
-static void sg_set_log_callback(void) { wgpuSetLogCallback((sgLogCallback)sgDriverLog, NULL); }
-*/
-import "C"
-
 import (
 	"context"
 	"log/slog"
 	"sync/atomic"
-	"unsafe"
 )
 
 // driverLog is the logger of wgpu-native's messages; nil: defaultLogger.
 var driverLog atomic.Pointer[slog.Logger]
-
-// init routes wgpu-native's log, which go-webgpu prints to standard error,
-// to log/slog.
-func init() { C.sg_set_log_callback() }
 
 // SetLogger sends wgpu-native's own messages — the driver's log, for the
 // whole process; [SetLogLevel] chooses how much of it there is — to l,
@@ -34,19 +20,6 @@ func init() { C.sg_set_log_callback() }
 // Messages about one device (uncaptured WebGPU errors) go to its
 // [Options].Logger instead.
 func SetLogger(l *slog.Logger) { driverLog.Store(l) }
-
-//export sgDriverLog
-func sgDriverLog(level C.uint32_t, message *C.char, _ unsafe.Pointer) {
-	l := driverLog.Load()
-	if l == nil {
-		l = defaultLogger()
-	}
-	lv := slogLevel(LogLevel(level))
-	if !l.Enabled(context.Background(), lv) {
-		return
-	}
-	l.Log(context.Background(), lv, C.GoString(message), "component", "wgpu-native")
-}
 
 // slogLevel maps a wgpu-native level to slog's.
 func slogLevel(l LogLevel) slog.Level {

@@ -2,210 +2,208 @@
 
 package wgpu
 
-// This file holds the package's own cgo: the few wgpu-native calls that
-// go-webgpu wraps wrongly or unsafely for us. The prototypes are declared
-// here against wgpu-native 0.17's C ABI (webgpu.h/wgpu.h of go-webgpu
-// v0.17.1) instead of including those headers, whose directory is only known
-// to the go command; the symbols come from the static libwgpu_native that
-// go-webgpu links.
+// This file is the Go side of the package's C API (capi.h): the handle
+// types the package owns and the methods that call capi.h's shims. Every
+// wgpu-native call but the transfers' (transfer_native.go) and the
+// callbacks' (callbacks.go) is made from here. A handle is a struct whose
+// ref is the C handle as a uintptr (C memory: the garbage collector never
+// looks at it); the zero handle is none. Each handle's release drops the
+// package's one reference; who calls it is said where the handle is kept.
 //
-//   - wgpuGenerateReport: go-webgpu switches on report.backendType, which
-//     wgpu-native 0.17 fills with a value of a different enum, so on Vulkan
-//     it returns no hub report. We read the C struct ourselves.
-//   - wgpuQueueOnSubmittedWorkDone (and wgpuBufferMapAsync, in
-//     transfer_native.go): go-webgpu passes the address of a Go cgo.Handle
-//     that C keeps after the call returns. Our callbacks write a status
-//     into C memory instead, and the caller polls it; no Go pointer or Go
-//     callback is involved.
-//   - wgpuDeviceSetUncapturedErrorCallback: errors raised outside an error
-//     scope abort the process by default; we count them instead.
+// The status words below keep their live count in this file's copy of
+// capi.h's statics: their functions are called from here only.
 
 /*
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
-#include <stdio.h>
-#include "scope.h"
-
-typedef struct sgStorageReport { size_t numOccupied, numVacant, numError, elementSize; } sgStorageReport;
-typedef struct sgHubReport {
-	sgStorageReport adapters, devices, pipelineLayouts, shaderModules, bindGroupLayouts,
-		bindGroups, commandBuffers, renderBundles, renderPipelines, computePipelines,
-		querySets, buffers, textures, textureViews, samplers;
-} sgHubReport;
-typedef struct sgGlobalReport {
-	sgStorageReport surfaces;
-	uint32_t backendType;
-	sgHubReport vulkan, metal, dx12, dx11, gl;
-} sgGlobalReport;
-
-typedef void (*sgErrorCallback)(uint32_t type, char const *message, void *userdata);
-typedef void (*sgStatusCallback)(uint32_t status, void *userdata);
-
-extern void wgpuGenerateReport(void *instance, sgGlobalReport *report);
-extern void wgpuDevicePushErrorScope(void *device, uint32_t filter);
-extern void wgpuDevicePopErrorScope(void *device, sgErrorCallback callback, void *userdata);
-extern void wgpuDeviceSetUncapturedErrorCallback(void *device, sgErrorCallback callback, void *userdata);
-extern void wgpuQueueOnSubmittedWorkDone(void *queue, sgStatusCallback callback, void *userdata);
-extern void wgpuBufferUnmap(void *buffer);
-extern void *wgpuCommandEncoderBeginComputePass(void *encoder, void const *descriptor);
-extern void wgpuComputePassEncoderSetPipeline(void *pass, void *pipeline);
-extern void wgpuComputePassEncoderSetBindGroup(void *pass, uint32_t groupIndex, void *group, size_t dynamicOffsetCount, uint32_t const *dynamicOffsets);
-extern void wgpuComputePassEncoderDispatchWorkgroups(void *pass, uint32_t x, uint32_t y, uint32_t z);
-extern void wgpuComputePassEncoderEnd(void *pass);
-extern void wgpuComputePassEncoderRelease(void *pass);
-
-// A status word: 0 while pending, status+1 once the callback ran, -1 once
-// its waiter gave up on it. Of the callback and the waiter, whichever comes
-// second frees it, so a cancelled wait leaves nothing behind once the
-// callback has run. sg_status_live counts the words not yet freed.
-static int64_t sg_status_live_count;
-
-static void sg_status_free(int32_t *p) {
-	__atomic_sub_fetch(&sg_status_live_count, 1, __ATOMIC_SEQ_CST);
-	free(p);
-}
-
-static void sg_status_cb(uint32_t status, void *userdata) {
-	int32_t *p = (int32_t *)userdata;
-	int32_t want = 0;
-	if (!__atomic_compare_exchange_n(p, &want, (int32_t)status + 1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-		sg_status_free(p); // the waiter gave up: nobody else will
-	}
-}
-
-static void sg_status_abandon(int32_t *p) {
-	int32_t want = 0;
-	if (!__atomic_compare_exchange_n(p, &want, -1, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-		sg_status_free(p); // the callback already ran
-	}
-}
-
-static int32_t sg_status_load(int32_t *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
-
-static int32_t *sg_status_new(void) {
-	int32_t *p = (int32_t *)calloc(1, sizeof(int32_t));
-	if (p != NULL) __atomic_add_fetch(&sg_status_live_count, 1, __ATOMIC_SEQ_CST);
-	return p;
-}
-
-static int64_t sg_status_live(void) { return __atomic_load_n(&sg_status_live_count, __ATOMIC_SEQ_CST); }
-
-static void sg_generate_report(uintptr_t instance, sgGlobalReport *r) {
-	memset(r, 0, sizeof *r);
-	wgpuGenerateReport((void *)instance, r);
-}
-
-static void sg_queue_on_done(uintptr_t queue, int32_t *status) {
-	wgpuQueueOnSubmittedWorkDone((void *)queue, sg_status_cb, status);
-}
-
-// sgLaunch is one recorded dispatch: the pipeline handle, where its bind
-// groups start in the pass's array of bind group handles and how many it
-// has (one per group index of its layout, SG_MAX_GROUPS at most), and the
-// workgroup counts. Go builds arrays of both (no Go pointers inside).
-typedef struct sgLaunch {
-	uintptr_t pipeline;
-	uint32_t firstGroup, groups;
-	uint32_t x, y, z, pad;
-} sgLaunch;
-
-#define SG_MAX_GROUPS 8
-
-// sg_encode_pass records n launches into one compute pass of encoder, in
-// one crossing, inside a validation error scope whose error lands in scope.
-// A pipeline or bind group is set only when it differs from the one set.
-static void sg_encode_pass(uintptr_t device, uintptr_t encoder, sgLaunch const *ls, size_t n, uintptr_t const *bgs, sgScope *scope) {
-	wgpuDevicePushErrorScope((void *)device, 0);
-	void *pass = wgpuCommandEncoderBeginComputePass((void *)encoder, NULL);
-	if (pass != NULL) {
-		uintptr_t p = 0, cur[SG_MAX_GROUPS] = {0};
-		for (size_t i = 0; i < n; i++) {
-			if (ls[i].pipeline != p) {
-				p = ls[i].pipeline;
-				wgpuComputePassEncoderSetPipeline(pass, (void *)p);
-			}
-			uint32_t g = ls[i].groups < SG_MAX_GROUPS ? ls[i].groups : SG_MAX_GROUPS;
-			for (uint32_t j = 0; j < g; j++) {
-				uintptr_t bg = bgs[ls[i].firstGroup + j];
-				if (bg != cur[j]) {
-					cur[j] = bg;
-					wgpuComputePassEncoderSetBindGroup(pass, j, (void *)bg, 0, NULL);
-				}
-			}
-			wgpuComputePassEncoderDispatchWorkgroups(pass, ls[i].x, ls[i].y, ls[i].z);
-		}
-		wgpuComputePassEncoderEnd(pass);
-		wgpuComputePassEncoderRelease(pass);
-	}
-	wgpuDevicePopErrorScope((void *)device, sg_scope_cb, scope);
-}
-
-// sg_buffer_unmap_unscoped unmaps outside any error scope: tests use it to
-// raise an uncaptured error on purpose.
-static void sg_buffer_unmap_unscoped(uintptr_t buffer) { wgpuBufferUnmap((void *)buffer); }
-
-static uint64_t sg_uncaptured_count;
-
-// sgUncapturedError is Go's (uncaptured.go): it logs to the device's logger.
-extern void sgUncapturedError(uintptr_t handle, uint32_t type, char *message);
-
-static void sg_uncaptured_cb(uint32_t type, char const *message, void *userdata) {
-	__atomic_add_fetch(&sg_uncaptured_count, 1, __ATOMIC_SEQ_CST);
-	if (userdata != NULL) {
-		sgUncapturedError((uintptr_t)userdata, type, (char *)(message ? message : ""));
-	} else {
-		fprintf(stderr, "wgpu: uncaptured WebGPU error (type %u): %s\n", type, message ? message : "");
-	}
-}
-
-static void sg_set_uncaptured(uintptr_t device, uintptr_t handle) {
-	wgpuDeviceSetUncapturedErrorCallback((void *)device, sg_uncaptured_cb, (void *)handle);
-}
-
-static uint64_t sg_uncaptured(void) { return __atomic_load_n(&sg_uncaptured_count, __ATOMIC_SEQ_CST); }
+#include "capi.h"
 */
 import "C"
 
 import (
-	"runtime/cgo"
+	"strconv"
 	"unsafe"
-
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 )
 
-// The go-webgpu handle structs keep the C handle in unexported fields:
-// Instance, Device and Adapter as their only field, Buffer and Queue as the
-// second after the device. These accessors read them; TestNativeRefs checks
-// the layouts against the pinned go-webgpu version.
+// nInstance is a wgpu-native instance; Device.Close releases a device's.
+type nInstance struct{ ref uintptr }
 
-func instanceRef(p *gowgpu.Instance) C.uintptr_t {
-	return C.uintptr_t(uintptr(*(*unsafe.Pointer)(unsafe.Pointer(p))))
+// nAdapter is an adapter; Device.Close releases a device's.
+type nAdapter struct{ ref uintptr }
+
+// nDevice is a device; Device.Close releases it, after every object made
+// on it.
+type nDevice struct{ ref uintptr }
+
+// nQueue is a device's queue; Device.Close releases it.
+type nQueue struct{ ref uintptr }
+
+// nBuffer is a buffer; its Buffer (or staging buffer, or TimeStream)
+// releases it.
+type nBuffer struct{ ref uintptr }
+
+// nShaderModule is a shader module, released once its pipeline is built.
+type nShaderModule struct{ ref uintptr }
+
+// nBindGroupLayout, nPipelineLayout and nComputePipeline belong to a
+// pipeline, which releases them (pipeline.release).
+type (
+	nBindGroupLayout struct{ ref uintptr }
+	nPipelineLayout  struct{ ref uintptr }
+	nComputePipeline struct{ ref uintptr }
+)
+
+// nBindGroup is a bind group; the bind group cache or its pipeline group
+// releases it.
+type nBindGroup struct{ ref uintptr }
+
+// nQuerySet is a timestamp query set; TimeStream releases it.
+type nQuerySet struct{ ref uintptr }
+
+// nEncoder is a command encoder; its stream (or submitOnce) releases it.
+type nEncoder struct{ ref uintptr }
+
+// nCommandBuffer is a finished encoder's command buffer, released right
+// after its one submit.
+type nCommandBuffer struct{ ref uintptr }
+
+func cu(h uintptr) C.uintptr_t { return C.uintptr_t(h) }
+
+func (h nInstance) release()        { C.sg_instance_release(cu(h.ref)) }
+func (h nAdapter) release()         { C.sg_adapter_release(cu(h.ref)) }
+func (h nDevice) release()          { C.sg_device_release(cu(h.ref)) }
+func (h nQueue) release()           { C.sg_queue_release(cu(h.ref)) }
+func (h nBuffer) release()          { C.sg_buffer_release(cu(h.ref)) }
+func (h nShaderModule) release()    { C.sg_shader_module_release(cu(h.ref)) }
+func (h nBindGroupLayout) release() { C.sg_bind_group_layout_release(cu(h.ref)) }
+func (h nPipelineLayout) release()  { C.sg_pipeline_layout_release(cu(h.ref)) }
+func (h nComputePipeline) release() { C.sg_compute_pipeline_release(cu(h.ref)) }
+func (h nBindGroup) release()       { C.sg_bind_group_release(cu(h.ref)) }
+func (h nQuerySet) release()        { C.sg_query_set_release(cu(h.ref)) }
+func (h nEncoder) release()         { C.sg_command_encoder_release(cu(h.ref)) }
+func (h nCommandBuffer) release()   { C.sg_command_buffer_release(cu(h.ref)) }
+
+// ---- instance and adapters ----
+
+// Instance backend flags and backend types, as wgpu.h numbers them.
+const (
+	instanceBackendPrimary   = uint32(C.WGPUInstanceBackend_Primary)
+	instanceBackendSecondary = uint32(C.WGPUInstanceBackend_Secondary)
+	instanceBackendVulkan    = uint32(C.WGPUInstanceBackend_Vulkan)
+	instanceBackendMetal     = uint32(C.WGPUInstanceBackend_Metal)
+	instanceBackendDX12      = uint32(C.WGPUInstanceBackend_DX12)
+	instanceBackendDX11      = uint32(C.WGPUInstanceBackend_DX11)
+	instanceBackendGL        = uint32(C.WGPUInstanceBackend_GL)
+
+	backendTypeUndefined = uint32(C.WGPUBackendType_Undefined)
+	backendTypeVulkan    = uint32(C.WGPUBackendType_Vulkan)
+	backendTypeMetal     = uint32(C.WGPUBackendType_Metal)
+	backendTypeD3D12     = uint32(C.WGPUBackendType_D3D12)
+	backendTypeD3D11     = uint32(C.WGPUBackendType_D3D11)
+	backendTypeOpenGL    = uint32(C.WGPUBackendType_OpenGL)
+	backendTypeOpenGLES  = uint32(C.WGPUBackendType_OpenGLES)
+
+	powerUndefined       = uint32(C.WGPUPowerPreference_Undefined)
+	powerLowPower        = uint32(C.WGPUPowerPreference_LowPower)
+	powerHighPerformance = uint32(C.WGPUPowerPreference_HighPerformance)
+
+	adapterTypeDiscrete   = uint32(C.WGPUAdapterType_DiscreteGPU)
+	adapterTypeIntegrated = uint32(C.WGPUAdapterType_IntegratedGPU)
+	adapterTypeCPU        = uint32(C.WGPUAdapterType_CPU)
+
+	featureTimestampQuery = uint32(C.WGPUFeatureName_TimestampQuery)
+	mapStatusSuccess      = int32(C.WGPUBufferMapAsyncStatus_Success)
+)
+
+func createInstance(backends uint32) nInstance {
+	ref := uintptr(C.sg_create_instance(C.uint32_t(backends)))
+	if ref == 0 {
+		panic("wgpu: wgpu-native created no instance")
+	}
+	return nInstance{ref}
 }
 
-func deviceRef(p *gowgpu.Device) C.uintptr_t {
-	return C.uintptr_t(uintptr(*(*unsafe.Pointer)(unsafe.Pointer(p))))
+// enumerateAdapters returns every adapter of i; the caller releases them.
+func (i nInstance) enumerateAdapters() []nAdapter {
+	n := int(C.sg_enumerate_adapters(cu(i.ref), nil, 0))
+	if n == 0 {
+		return nil
+	}
+	refs := make([]uintptr, n)
+	n = int(C.sg_enumerate_adapters(cu(i.ref), (*C.uintptr_t)(unsafe.Pointer(&refs[0])), C.size_t(n)))
+	out := make([]nAdapter, n)
+	for j := range out {
+		out[j] = nAdapter{refs[j]}
+	}
+	return out
 }
 
-func bufferRef(p *gowgpu.Buffer) C.uintptr_t {
-	return C.uintptr_t(uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(p))[1]))
+// requestAdapter returns the adapter the driver chooses, or false.
+func (i nInstance) requestAdapter(power uint32, fallback bool, backend uint32) (nAdapter, bool) {
+	f := C.int(0)
+	if fallback {
+		f = 1
+	}
+	ref := uintptr(C.sg_request_adapter(cu(i.ref), C.uint32_t(power), f, C.uint32_t(backend)))
+	return nAdapter{ref}, ref != 0
 }
 
-func encoderRef(p *gowgpu.CommandEncoder) C.uintptr_t {
-	return C.uintptr_t(uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(p))[1]))
+// adapterProps is what wgpuAdapterGetProperties says of an adapter.
+type adapterProps struct {
+	name, vendor, driver, architecture string
+	vendorID, deviceID                 uint32
+	adapterType, backendType           uint32
 }
 
-func pipelineRef(p *gowgpu.ComputePipeline) uintptr {
-	return uintptr(*(*unsafe.Pointer)(unsafe.Pointer(p)))
+func (a nAdapter) properties() adapterProps {
+	var p C.WGPUAdapterProperties
+	C.sg_adapter_properties(cu(a.ref), &p)
+	return adapterProps{
+		name: C.GoString(p.name), vendor: C.GoString(p.vendorName),
+		driver: C.GoString(p.driverDescription), architecture: C.GoString(p.architecture),
+		vendorID: uint32(p.vendorID), deviceID: uint32(p.deviceID),
+		adapterType: uint32(p.adapterType), backendType: uint32(p.backendType),
+	}
 }
 
-func bindGroupRef(p *gowgpu.BindGroup) uintptr {
-	return uintptr(*(*unsafe.Pointer)(unsafe.Pointer(p)))
+func (a nAdapter) hasFeature(f uint32) bool {
+	return C.sg_adapter_has_feature(cu(a.ref), C.uint32_t(f)) != 0
 }
 
-func queueRef(p *gowgpu.Queue) C.uintptr_t {
-	return C.uintptr_t(uintptr((*[2]unsafe.Pointer)(unsafe.Pointer(p))[1]))
+// requestDevice requests a device with a's own limits and, when
+// timestamps is set, timestamp queries; false when the driver refused.
+func (a nAdapter) requestDevice(label string, timestamps bool) (nDevice, bool) {
+	cl := C.CString(label)
+	defer C.free(unsafe.Pointer(cl))
+	ts := C.int(0)
+	if timestamps {
+		ts = 1
+	}
+	ref := uintptr(C.sg_request_device(cu(a.ref), cl, ts))
+	return nDevice{ref}, ref != 0
 }
+
+func limitsOfC(l *C.WGPULimits) Limits {
+	return Limits{
+		MaxBufferSize:                     uint64(l.maxBufferSize),
+		MaxStorageBufferBindingSize:       uint64(l.maxStorageBufferBindingSize),
+		MaxUniformBufferBindingSize:       uint64(l.maxUniformBufferBindingSize),
+		MaxBindGroups:                     uint32(l.maxBindGroups),
+		MaxStorageBuffersPerShaderStage:   uint32(l.maxStorageBuffersPerShaderStage),
+		MaxUniformBuffersPerShaderStage:   uint32(l.maxUniformBuffersPerShaderStage),
+		MaxBindingsPerBindGroup:           uint32(l.maxBindingsPerBindGroup),
+		MaxComputeWorkgroupStorageSize:    uint32(l.maxComputeWorkgroupStorageSize),
+		MaxComputeInvocationsPerWorkgroup: uint32(l.maxComputeInvocationsPerWorkgroup),
+		MaxComputeWorkgroupSizeX:          uint32(l.maxComputeWorkgroupSizeX),
+		MaxComputeWorkgroupSizeY:          uint32(l.maxComputeWorkgroupSizeY),
+		MaxComputeWorkgroupSizeZ:          uint32(l.maxComputeWorkgroupSizeZ),
+		MaxComputeWorkgroupsPerDimension:  uint32(l.maxComputeWorkgroupsPerDimension),
+		MinStorageBufferOffsetAlignment:   uint32(l.minStorageBufferOffsetAlignment),
+		MinUniformBufferOffsetAlignment:   uint32(l.minUniformBufferOffsetAlignment),
+	}
+}
+
+// setLogLevel sets wgpu-native's log level (LogLevel numbers its levels
+// as WGPULogLevel does).
+func setLogLevel(l LogLevel) { C.sg_set_log_level(C.uint32_t(l)) }
 
 // StorageReport counts one kind of wgpu-native object: Occupied are live.
 type storageReport struct {
@@ -220,14 +218,16 @@ type hubReport struct {
 	Samplers storageReport
 }
 
-func convStorage(s C.sgStorageReport) storageReport {
+func convStorage(s C.WGPUStorageReport) storageReport {
 	return storageReport{uint64(s.numOccupied), uint64(s.numVacant), uint64(s.numError), uint64(s.elementSize)}
 }
 
-// generateReport returns the hub report of backend b of inst.
-func generateReport(inst *gowgpu.Instance, b Backend) hubReport {
-	var r C.sgGlobalReport
-	C.sg_generate_report(instanceRef(inst), &r)
+// generateReport returns the hub report of backend b of inst. It picks the
+// hub by b, not by the report's backendType, which wgpu-native 0.17 fills
+// with a value of another enum.
+func generateReport(inst nInstance, b Backend) hubReport {
+	var r C.WGPUGlobalReport
+	C.sg_generate_report(cu(inst.ref), &r)
 	h := r.vulkan
 	switch b {
 	case BackendMetal:
@@ -250,6 +250,237 @@ func generateReport(inst *gowgpu.Instance, b Backend) hubReport {
 		Samplers: convStorage(h.samplers),
 	}
 }
+
+// ---- device ----
+
+func (dv nDevice) limits() Limits {
+	var l C.WGPULimits
+	C.sg_device_limits(cu(dv.ref), &l)
+	return limitsOfC(&l)
+}
+
+func (dv nDevice) hasFeature(f uint32) bool {
+	return C.sg_device_has_feature(cu(dv.ref), C.uint32_t(f)) != 0
+}
+
+func (dv nDevice) queue() nQueue { return nQueue{uintptr(C.sg_device_queue(cu(dv.ref)))} }
+
+// poll lets the driver retire finished work and run its callbacks; wait
+// blocks until the queue is empty.
+func (dv nDevice) poll(wait bool) {
+	w := C.int(0)
+	if wait {
+		w = 1
+	}
+	C.sg_device_poll(cu(dv.ref), w)
+}
+
+// scopeError converts a popped scope's error.
+func scopeError(scope *C.sgScope) (typ ErrorType, msg string, failed bool) {
+	if scope._type == 0 {
+		return 0, "", false
+	}
+	msg = C.GoString(scope.msg)
+	C.free(unsafe.Pointer(scope.msg))
+	return errorTypeOf(uint32(scope._type)), msg, true
+}
+
+// scopeErr is scopeError's record as an *Error of op, or nil when the
+// scopes caught nothing.
+func scopeErr(op string, s *C.sgScope) error {
+	if typ, msg, failed := scopeError(s); failed {
+		return &Error{Op: op, Type: typ, Message: msg}
+	}
+	return nil
+}
+
+// errorTypeOf converts a WGPUErrorType; Unknown and DeviceLost, which no
+// scope of this package catches, are internal errors.
+func errorTypeOf(t uint32) ErrorType {
+	switch t {
+	case uint32(C.WGPUErrorType_Validation):
+		return ErrorTypeValidation
+	case uint32(C.WGPUErrorType_OutOfMemory):
+		return ErrorTypeOutOfMemory
+	}
+	return ErrorTypeInternal
+}
+
+// cstr is a C copy of s, or nil for "": free it with freeStr.
+func cstr(s string) *C.char {
+	if s == "" {
+		return nil
+	}
+	return C.CString(s)
+}
+
+func freeStr(p *C.char) {
+	if p != nil {
+		C.free(unsafe.Pointer(p))
+	}
+}
+
+// The creating calls below run their shim with the device's scope mutex
+// held (wgpu-native's error scopes are per device) and return what its
+// scopes caught as an *Error of op; on error the handle is zero and
+// nothing is left to release. They are called inside d.enter.
+
+func (d *Device) createBuffer(op, label string, size uint64, usage BufferUsage) (nBuffer, error) {
+	cl := cstr(label)
+	defer freeStr(cl)
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := C.sg_create_buffer(cu(d.dev.ref), cl, C.uint64_t(size), C.uint32_t(usage), &s)
+	d.scopeMu.Unlock()
+	return nBuffer{uintptr(ref)}, scopeErr(op, &s)
+}
+
+func (d *Device) createShaderModule(op, label, code string) (nShaderModule, error) {
+	cl, cc := cstr(label), C.CString(code)
+	defer freeStr(cl)
+	defer freeStr(cc)
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := C.sg_create_shader_module(cu(d.dev.ref), cl, cc, &s)
+	d.scopeMu.Unlock()
+	return nShaderModule{uintptr(ref)}, scopeErr(op, &s)
+}
+
+// layoutEntry is one buffer binding of a bind group layout.
+type layoutEntry struct {
+	binding uint32
+	typ     BindingType
+	minSize uint64
+}
+
+func (d *Device) createBindGroupLayout(op, label string, es []layoutEntry) (nBindGroupLayout, error) {
+	ces := make([]C.sgLayoutEntry, len(es))
+	for i, e := range es {
+		t := C.WGPUBufferBindingType_Storage
+		switch e.typ {
+		case BindingStorageRead:
+			t = C.WGPUBufferBindingType_ReadOnlyStorage
+		case BindingUniform:
+			t = C.WGPUBufferBindingType_Uniform
+		}
+		ces[i] = C.sgLayoutEntry{binding: C.uint32_t(e.binding), _type: C.uint32_t(t), minSize: C.uint64_t(e.minSize)}
+	}
+	var p *C.sgLayoutEntry
+	if len(ces) > 0 {
+		p = &ces[0]
+	}
+	cl := cstr(label)
+	defer freeStr(cl)
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := C.sg_create_bind_group_layout(cu(d.dev.ref), cl, p, C.size_t(len(ces)), &s)
+	d.scopeMu.Unlock()
+	return nBindGroupLayout{uintptr(ref)}, scopeErr(op, &s)
+}
+
+func (d *Device) createPipelineLayout(op, label string, bgls []nBindGroupLayout) (nPipelineLayout, error) {
+	refs := make([]C.uintptr_t, len(bgls))
+	for i, l := range bgls {
+		refs[i] = cu(l.ref)
+	}
+	var p *C.uintptr_t
+	if len(refs) > 0 {
+		p = &refs[0]
+	}
+	cl := cstr(label)
+	defer freeStr(cl)
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := C.sg_create_pipeline_layout(cu(d.dev.ref), cl, p, C.size_t(len(refs)), &s)
+	d.scopeMu.Unlock()
+	return nPipelineLayout{uintptr(ref)}, scopeErr(op, &s)
+}
+
+func (d *Device) createComputePipeline(op, label string, layout nPipelineLayout, module nShaderModule, entry string) (nComputePipeline, error) {
+	cl, ce := cstr(label), C.CString(entry)
+	defer freeStr(cl)
+	defer freeStr(ce)
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := C.sg_create_compute_pipeline(cu(d.dev.ref), cl, cu(layout.ref), cu(module.ref), ce, &s)
+	d.scopeMu.Unlock()
+	return nComputePipeline{uintptr(ref)}, scopeErr(op, &s)
+}
+
+// bindEntry binds a whole buffer of size bytes at binding.
+type bindEntry struct {
+	binding uint32
+	buf     nBuffer
+	size    uint64
+}
+
+func (d *Device) createBindGroup(op, label string, layout nBindGroupLayout, es []bindEntry) (nBindGroup, error) {
+	ces := make([]C.sgBindEntry, len(es))
+	for i, e := range es {
+		ces[i] = C.sgBindEntry{buffer: cu(e.buf.ref), size: C.uint64_t(e.size), binding: C.uint32_t(e.binding)}
+	}
+	var p *C.sgBindEntry
+	if len(ces) > 0 {
+		p = &ces[0]
+	}
+	cl := cstr(label)
+	defer freeStr(cl)
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := C.sg_create_bind_group(cu(d.dev.ref), cl, cu(layout.ref), p, C.size_t(len(ces)), &s)
+	d.scopeMu.Unlock()
+	return nBindGroup{uintptr(ref)}, scopeErr(op, &s)
+}
+
+func (d *Device) createQuerySet(op, label string, count uint32) (nQuerySet, error) {
+	cl := cstr(label)
+	defer freeStr(cl)
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := C.sg_create_query_set(cu(d.dev.ref), cl, C.uint32_t(count), &s)
+	d.scopeMu.Unlock()
+	return nQuerySet{uintptr(ref)}, scopeErr(op, &s)
+}
+
+func (d *Device) createCommandEncoder(op string) (nEncoder, error) {
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := C.sg_create_command_encoder(cu(d.dev.ref), &s)
+	d.scopeMu.Unlock()
+	return nEncoder{uintptr(ref)}, scopeErr(op, &s)
+}
+
+// finish finishes enc (which the caller still releases) into a command
+// buffer.
+func (d *Device) finish(op string, enc nEncoder) (nCommandBuffer, error) {
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := C.sg_encoder_finish(cu(d.dev.ref), cu(enc.ref), &s)
+	d.scopeMu.Unlock()
+	return nCommandBuffer{uintptr(ref)}, scopeErr(op, &s)
+}
+
+// submit submits cmd to the device's queue, outside any error scope (as
+// WebGPU reports submit errors: uncaptured).
+func (d *Device) submit(cmd nCommandBuffer) { C.sg_queue_submit(cu(d.queue.ref), cu(cmd.ref)) }
+
+func (d *Device) writeTimestamp(op string, enc nEncoder, qs nQuerySet, i uint32) error {
+	var s C.sgScope
+	d.scopeMu.Lock()
+	C.sg_encoder_write_timestamp(cu(d.dev.ref), cu(enc.ref), cu(qs.ref), C.uint32_t(i), &s)
+	d.scopeMu.Unlock()
+	return scopeErr(op, &s)
+}
+
+func (d *Device) resolveQuerySet(op string, enc nEncoder, qs nQuerySet, first, count uint32, dst nBuffer, off uint64) error {
+	var s C.sgScope
+	d.scopeMu.Lock()
+	C.sg_encoder_resolve_query_set(cu(d.dev.ref), cu(enc.ref), cu(qs.ref), C.uint32_t(first), C.uint32_t(count), cu(dst.ref), C.uint64_t(off), &s)
+	d.scopeMu.Unlock()
+	return scopeErr(op, &s)
+}
+
+// ---- status words ----
 
 // statusWord is C memory a callback writes a status into: 0 while pending,
 // status+1 after. Its waiter either frees it after seeing the status (free)
@@ -278,6 +509,13 @@ func (s statusWord) abandon() { C.sg_status_abandon(s.p) }
 // freed, in the process.
 func liveStatusWords() int64 { return int64(C.sg_status_live()) }
 
+// onSubmittedWorkDone sets st once all work submitted to q so far is done.
+func onSubmittedWorkDone(q nQueue, st statusWord) {
+	C.sg_queue_on_done(cu(q.ref), st.p)
+}
+
+// ---- the batch encoder ----
+
 // nativeLaunch is C's sgLaunch: one recorded dispatch by handle, its bind
 // groups at firstGroup..firstGroup+groups of the stream's bind group array.
 type nativeLaunch struct {
@@ -292,8 +530,8 @@ const maxGroups = 8
 
 // encodePass records ls, whose bind groups are in bgs, into one compute
 // pass of enc, in one cgo crossing, and returns the error the pass raised,
-// if any. It must be called with the device's scope mutex held.
-func encodePass(dev *gowgpu.Device, enc *gowgpu.CommandEncoder, ls []nativeLaunch, bgs []uintptr) (typ ErrorType, msg string, failed bool) {
+// if any.
+func (d *Device) encodePass(enc nEncoder, ls []nativeLaunch, bgs []uintptr) (typ ErrorType, msg string, failed bool) {
 	if len(ls) == 0 {
 		return 0, "", false
 	}
@@ -302,48 +540,31 @@ func encodePass(dev *gowgpu.Device, enc *gowgpu.CommandEncoder, ls []nativeLaunc
 	if len(bgs) > 0 {
 		bgp = (*C.uintptr_t)(unsafe.Pointer(&bgs[0]))
 	}
-	C.sg_encode_pass(deviceRef(dev), encoderRef(enc), (*C.sgLaunch)(unsafe.Pointer(&ls[0])), C.size_t(len(ls)), bgp, &scope)
+	d.scopeMu.Lock()
+	C.sg_encode_pass(cu(d.dev.ref), cu(enc.ref), (*C.sgLaunch)(unsafe.Pointer(&ls[0])), C.size_t(len(ls)), bgp, &scope)
+	d.scopeMu.Unlock()
 	return scopeError(&scope)
-}
-
-// scopeError converts a popped scope's error.
-func scopeError(scope *C.sgScope) (typ ErrorType, msg string, failed bool) {
-	if scope._type == 0 {
-		return 0, "", false
-	}
-	msg = C.GoString(scope.msg)
-	C.free(unsafe.Pointer(scope.msg))
-	return errorTypeOf(uint32(scope._type)), msg, true
-}
-
-// errorTypeOf converts a WGPUErrorType (1 validation, 2 out of memory, 3
-// internal; others are validation too).
-func errorTypeOf(t uint32) ErrorType {
-	switch t {
-	case 2:
-		return ErrorTypeOutOfMemory
-	case 3:
-		return ErrorTypeInternal
-	}
-	return ErrorTypeValidation
-}
-
-// onSubmittedWorkDone sets st once all work submitted to q so far is done.
-func onSubmittedWorkDone(q *gowgpu.Queue, st statusWord) {
-	C.sg_queue_on_done(queueRef(q), st.p)
-}
-
-// setUncapturedErrorCallback makes errors raised outside an error scope on
-// dev count and go to the logger of the device h holds (a cgo.Handle of a
-// *Device), instead of aborting the process.
-func setUncapturedErrorCallback(dev *gowgpu.Device, h cgo.Handle) {
-	C.sg_set_uncaptured(deviceRef(dev), C.uintptr_t(h))
 }
 
 // unmapUnscoped unmaps buf outside any error scope (tests: an unmapped
 // buffer's unmap is an uncaptured validation error).
-func unmapUnscoped(buf *gowgpu.Buffer) { C.sg_buffer_unmap_unscoped(bufferRef(buf)) }
+func unmapUnscoped(buf nBuffer) { C.sgb_unmap(cu(buf.ref)) }
 
-// uncapturedErrors returns how many errors escaped every error scope in this
-// process.
-func uncapturedErrors() uint64 { return uint64(C.sg_uncaptured()) }
+// mapStatusName names a WGPUBufferMapAsyncStatus.
+func mapStatusName(st int32) string {
+	switch st {
+	case int32(C.WGPUBufferMapAsyncStatus_Success):
+		return "Success"
+	case int32(C.WGPUBufferMapAsyncStatus_ValidationError):
+		return "ValidationError"
+	case int32(C.WGPUBufferMapAsyncStatus_Unknown):
+		return "Unknown"
+	case int32(C.WGPUBufferMapAsyncStatus_DeviceLost):
+		return "DeviceLost"
+	case int32(C.WGPUBufferMapAsyncStatus_DestroyedBeforeCallback):
+		return "DestroyedBeforeCallback"
+	case int32(C.WGPUBufferMapAsyncStatus_UnmappedBeforeCallback):
+		return "UnmappedBeforeCallback"
+	}
+	return "status " + strconv.Itoa(int(st))
+}

@@ -5,8 +5,6 @@ package wgpu
 import (
 	"context"
 	"math/bits"
-
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
 )
 
 // minStagingClass is the smallest staging buffer size class, log2 bytes.
@@ -25,7 +23,7 @@ const (
 // staging is one MapRead|CopyDst buffer of a power-of-two size, reused by
 // read-backs. Its fields other than state are written once.
 type staging struct {
-	buf   *gowgpu.Buffer
+	buf   nBuffer
 	class uint8   // log2 of size
 	size  uint64  // 1 << class
 	word  mapWord // owned by the staging buffer; freed once no callback can write it
@@ -75,13 +73,7 @@ func (d *Device) getStaging(op string, size uint64) (*staging, error) {
 		return s, nil
 	}
 	d.stageMu.Unlock()
-	var buf *gowgpu.Buffer
-	err := d.scoped(op, func() (err error) {
-		buf, err = d.dev.CreateBuffer(&gowgpu.BufferDescriptor{
-			Label: "streamgate-staging", Size: 1 << c, Usage: gowgpu.BufferUsage_MapRead | gowgpu.BufferUsage_CopyDst,
-		})
-		return err
-	})
+	buf, err := d.createBuffer(op, "streamgate-staging", 1<<c, BufferUsageMapRead|BufferUsageCopyDst)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +104,7 @@ func (d *Device) putStagingLocked(s *staging) {
 func (d *Device) dropStagingLocked(s *staging) {
 	s.state = stagingGone
 	delete(d.staging.all, s)
-	s.buf.Release()
+	s.buf.release()
 	s.word.free()
 }
 
@@ -130,7 +122,7 @@ func (d *Device) reclaimDrainingLocked() {
 		switch {
 		case st == 0:
 			keep = append(keep, s)
-		case st-1 == int32(gowgpu.BufferMapAsyncStatus_Success):
+		case st-1 == mapStatusSuccess:
 			unmap(s.buf)
 			d.putStagingLocked(s)
 		default:
@@ -143,12 +135,12 @@ func (d *Device) reclaimDrainingLocked() {
 
 // startRead copies size bytes of src into a pooled staging buffer, submits
 // the copy and starts mapping the staging buffer. Called inside d.enter.
-func (d *Device) startRead(op string, src *gowgpu.Buffer, size uint64) (pendingRead, error) {
+func (d *Device) startRead(op string, src nBuffer, size uint64) (pendingRead, error) {
 	return d.startReadAt(op, src, 0, size)
 }
 
 // startReadAt is startRead of the size bytes of src at offset off.
-func (d *Device) startReadAt(op string, src *gowgpu.Buffer, off, size uint64) (pendingRead, error) {
+func (d *Device) startReadAt(op string, src nBuffer, off, size uint64) (pendingRead, error) {
 	s, err := d.getStaging(op, size)
 	if err != nil {
 		return pendingRead{}, err
@@ -204,9 +196,9 @@ func (d *Device) finishReadInto(ctx context.Context, op string, rd pendingRead, 
 	defer leave()
 	d.stageMu.Lock()
 	defer d.stageMu.Unlock()
-	if status := s.word.load() - 1; status != int32(gowgpu.BufferMapAsyncStatus_Success) {
+	if status := s.word.load() - 1; status != mapStatusSuccess {
 		d.dropStagingLocked(s)
-		return newError(op, ErrorTypeValidation, "mapping the staging buffer failed: %s", gowgpu.BufferMapAsyncStatus(status))
+		return newError(op, ErrorTypeValidation, "mapping the staging buffer failed: %s", mapStatusName(status))
 	}
 	ok := readFinish(s.buf, dst[:min(uint64(len(dst)), rd.size)])
 	d.putStagingLocked(s)
@@ -246,7 +238,7 @@ func (d *Device) closeStaging() (freeWords func()) {
 	p.closed = true
 	var idle, draining []mapWord
 	for s := range p.all {
-		s.buf.Release()
+		s.buf.release()
 		switch s.state {
 		case stagingIdle:
 			idle = append(idle, s.word)

@@ -6,8 +6,6 @@ import (
 	"context"
 	"sync"
 
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-
 	"github.com/streamgate/streamgate/gpu"
 )
 
@@ -28,7 +26,7 @@ type stream struct {
 	id gpu.StreamID
 
 	mu        sync.Mutex
-	enc       *gowgpu.CommandEncoder  // nil until something is encoded
+	enc       nEncoder                // zero until something is encoded
 	batch     []launchRec             // launches since the last flush, in order
 	native    []nativeLaunch          // batch by handle, for the encoder
 	bgs       []uintptr               // the bind group handles native's launches name

@@ -2,24 +2,19 @@
 
 package wgpu
 
-import (
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-
-	"github.com/streamgate/streamgate/gpu"
-)
+import "github.com/streamgate/streamgate/gpu"
 
 // Submission: a stream's batch encoded in one crossing, submitted once,
 // and replayed by halves when the driver rejects it.
 
 // openEncoderLocked makes sure the stream has an encoder.
 func (s *stream) openEncoderLocked(op string) error {
-	if s.enc != nil {
+	if s.enc.ref != 0 {
 		return nil
 	}
-	return s.d.scoped(op, func() (err error) {
-		s.enc, err = s.d.dev.CreateCommandEncoder(nil)
-		return err
-	})
+	var err error
+	s.enc, err = s.d.createCommandEncoder(op)
+	return err
 }
 
 // encodeLocked encodes the launches recorded since the last encode into
@@ -33,10 +28,7 @@ func (s *stream) encodeLocked(op string) error {
 	if err := s.openEncoderLocked(op); err != nil {
 		return err
 	}
-	d := s.d
-	d.scopeMu.Lock()
-	typ, msg, failed := encodePass(d.dev, s.enc, s.native[s.encoded:], s.bgs)
-	d.scopeMu.Unlock()
+	typ, msg, failed := s.d.encodePass(s.enc, s.native[s.encoded:], s.bgs)
 	s.encoded = len(s.batch)
 	if failed && s.encErr == nil {
 		s.encErr = &Error{Op: op, Type: typ, Message: msg}
@@ -51,30 +43,26 @@ func (s *stream) encodeLocked(op string) error {
 // naming the rejected ones. Either way the stream is left with nothing
 // pending.
 func (s *stream) flushLocked(op string) error {
-	if s.enc == nil && len(s.batch) == 0 {
+	if s.enc.ref == 0 && len(s.batch) == 0 {
 		return nil
 	}
 	err := s.encodeLocked(op)
-	if s.enc == nil { // no encoder could be made: err says why
+	if s.enc.ref == 0 { // no encoder could be made: err says why
 		s.clearUsedLocked()
 		return err
 	}
-	var cmd *gowgpu.CommandBuffer
-	ferr := s.d.scoped(op, func() (err error) {
-		cmd, err = s.enc.Finish(nil)
-		return err
-	})
-	s.enc.Release()
-	s.enc = nil
+	cmd, ferr := s.d.finish(op, s.enc)
+	s.enc.release()
+	s.enc = nEncoder{}
 	if err == nil {
 		err = ferr
 	}
 	if err == nil {
-		s.d.queue.Submit(cmd)
+		s.d.submit(cmd)
 		s.submitted = true
 	}
-	if cmd != nil {
-		cmd.Release()
+	if cmd.ref != 0 {
+		cmd.release()
 	}
 	if err != nil && len(s.batch) > 0 {
 		err = s.isolateLocked(op, err)
@@ -122,10 +110,8 @@ func (s *stream) isolateLocked(op string, err error) error {
 // returns the driver's error and submits nothing.
 func (s *stream) submitPartLocked(op string, part []nativeLaunch) error {
 	d := s.d
-	return d.submitOnce(op, func(enc *gowgpu.CommandEncoder) error {
-		d.scopeMu.Lock()
-		typ, msg, failed := encodePass(d.dev, enc, part, s.bgs)
-		d.scopeMu.Unlock()
+	return d.submitOnce(op, func(enc nEncoder) error {
+		typ, msg, failed := d.encodePass(enc, part, s.bgs)
 		if failed {
 			return &Error{Op: op, Type: typ, Message: msg}
 		}
@@ -136,9 +122,9 @@ func (s *stream) submitPartLocked(op string, part []nativeLaunch) error {
 
 // discardLocked drops the pending work without submitting it.
 func (s *stream) discardLocked() {
-	if s.enc != nil {
-		s.enc.Release()
-		s.enc = nil
+	if s.enc.ref != 0 {
+		s.enc.release()
+		s.enc = nEncoder{}
 	}
 	s.clearUsedLocked()
 }
@@ -164,32 +150,24 @@ func (s *stream) clearUsedLocked() {
 // submitOnce records with a fresh encoder and submits it, unless recording
 // or finishing failed. The command buffer is released right after its one
 // submit. Called with d.life read-locked.
-func (d *Device) submitOnce(op string, record func(*gowgpu.CommandEncoder) error) error {
-	var enc *gowgpu.CommandEncoder
-	err := d.scoped(op, func() (err error) {
-		enc, err = d.dev.CreateCommandEncoder(nil)
-		return err
-	})
+func (d *Device) submitOnce(op string, record func(nEncoder) error) error {
+	enc, err := d.createCommandEncoder(op)
 	if err != nil {
 		return err
 	}
-	defer enc.Release()
+	defer enc.release()
 	rerr := record(enc)
-	var cmd *gowgpu.CommandBuffer
-	err = d.scoped(op, func() (err error) {
-		cmd, err = enc.Finish(nil)
-		return err
-	})
+	cmd, err := d.finish(op, enc)
 	if rerr != nil {
-		if cmd != nil {
-			cmd.Release()
+		if cmd.ref != 0 {
+			cmd.release()
 		}
 		return rerr
 	}
 	if err != nil {
 		return err
 	}
-	d.queue.Submit(cmd)
-	cmd.Release()
+	d.submit(cmd)
+	cmd.release()
 	return nil
 }

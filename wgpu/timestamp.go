@@ -7,8 +7,6 @@ import (
 	"encoding/binary"
 	"time"
 
-	gowgpu "github.com/rajveermalviya/go-webgpu/wgpu"
-
 	"github.com/streamgate/streamgate/gpu"
 )
 
@@ -56,18 +54,18 @@ func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() erro
 }
 
 // timeStart ends the stream's open pass and writes the first timestamp.
-func (d *Device) timeStart(op string, id gpu.StreamID) (qs *gowgpu.QuerySet, resolve *gowgpu.Buffer, err error) {
+func (d *Device) timeStart(op string, id gpu.StreamID) (qs nQuerySet, resolve nBuffer, err error) {
 	leave, err := d.enter(op)
 	if err != nil {
-		return nil, nil, err
+		return nQuerySet{}, nBuffer{}, err
 	}
 	defer leave()
 	if !d.hasTS {
-		return nil, nil, newError(op, ErrorTypeUnsupported, "device %q has no timestamp-query feature", d.info.Name)
+		return nQuerySet{}, nBuffer{}, newError(op, ErrorTypeUnsupported, "device %q has no timestamp-query feature", d.info.Name)
 	}
 	qs, resolve, err = d.newTimestampQueries(op)
 	if err != nil {
-		return nil, nil, err
+		return nQuerySet{}, nBuffer{}, err
 	}
 	s := d.lockStream(id)
 	defer s.mu.Unlock()
@@ -76,19 +74,19 @@ func (d *Device) timeStart(op string, id gpu.StreamID) (qs *gowgpu.QuerySet, res
 		err = s.openEncoderLocked(op)
 	}
 	if err == nil {
-		err = d.scoped(op, func() error { return s.enc.WriteTimestamp(qs, 0) })
+		err = d.writeTimestamp(op, s.enc, qs, 0)
 	}
 	if err != nil {
-		qs.Release()
-		resolve.Release()
-		return nil, nil, err
+		qs.release()
+		resolve.release()
+		return nQuerySet{}, nBuffer{}, err
 	}
 	return qs, resolve, nil
 }
 
 // timeEnd writes the second timestamp, resolves both, submits the stream
 // and starts reading the result back.
-func (d *Device) timeEnd(op string, id gpu.StreamID, qs *gowgpu.QuerySet, resolve *gowgpu.Buffer) (pendingRead, error) {
+func (d *Device) timeEnd(op string, id gpu.StreamID, qs nQuerySet, resolve nBuffer) (pendingRead, error) {
 	leave, err := d.enter(op)
 	if err != nil {
 		return pendingRead{}, err
@@ -101,10 +99,10 @@ func (d *Device) timeEnd(op string, id gpu.StreamID, qs *gowgpu.QuerySet, resolv
 		err = s.openEncoderLocked(op)
 	}
 	if err == nil {
-		err = d.scoped(op, func() error { return s.enc.WriteTimestamp(qs, 1) })
+		err = d.writeTimestamp(op, s.enc, qs, 1)
 	}
 	if err == nil {
-		err = d.scoped(op, func() error { return s.enc.ResolveQuerySet(qs, 0, 2, resolve, 0) })
+		err = d.resolveQuerySet(op, s.enc, qs, 0, 2, resolve, 0)
 	}
 	if ferr := s.flushLocked(op); err == nil {
 		err = ferr
@@ -117,40 +115,30 @@ func (d *Device) timeEnd(op string, id gpu.StreamID, qs *gowgpu.QuerySet, resolv
 
 // releaseQueries releases a TimeStream's query set and resolve buffer,
 // unless Close already did.
-func (d *Device) releaseQueries(qs *gowgpu.QuerySet, resolve *gowgpu.Buffer) {
+func (d *Device) releaseQueries(qs nQuerySet, resolve nBuffer) {
 	leave, err := d.enter("TimeStream")
 	if err != nil {
 		return
 	}
 	defer leave()
-	qs.Release()
-	resolve.Release()
+	qs.release()
+	resolve.release()
 }
 
 // newTimestampQueries creates a two-entry timestamp query set and the
 // buffer it resolves into. Called with d.life read-locked, only when d.hasTS.
-func (d *Device) newTimestampQueries(op string) (*gowgpu.QuerySet, *gowgpu.Buffer, error) {
+func (d *Device) newTimestampQueries(op string) (nQuerySet, nBuffer, error) {
 	if !d.hasTS { // the guard that keeps wgpu-native from aborting
-		return nil, nil, newError(op, ErrorTypeUnsupported, "no timestamp-query feature")
+		return nQuerySet{}, nBuffer{}, newError(op, ErrorTypeUnsupported, "no timestamp-query feature")
 	}
-	var qs *gowgpu.QuerySet
-	err := d.scoped(op, func() (err error) {
-		qs, err = d.dev.CreateQuerySet(&gowgpu.QuerySetDescriptor{Label: "streamgate-ts", Type: gowgpu.QueryType_Timestamp, Count: 2})
-		return err
-	})
+	qs, err := d.createQuerySet(op, "streamgate-ts", 2)
 	if err != nil {
-		return nil, nil, err
+		return nQuerySet{}, nBuffer{}, err
 	}
-	var resolve *gowgpu.Buffer
-	err = d.scoped(op, func() (err error) {
-		resolve, err = d.dev.CreateBuffer(&gowgpu.BufferDescriptor{
-			Size: 16, Usage: gowgpu.BufferUsage_QueryResolve | gowgpu.BufferUsage_CopySrc,
-		})
-		return err
-	})
+	resolve, err := d.createBuffer(op, "", 16, BufferUsageQueryResolve|BufferUsageCopySrc)
 	if err != nil {
-		qs.Release()
-		return nil, nil, err
+		qs.release()
+		return nQuerySet{}, nBuffer{}, err
 	}
 	return qs, resolve, nil
 }
