@@ -1,6 +1,9 @@
-// Package wgpu is streamgate's WebGPU service: it wraps go-webgpu (cgo over a
-// static wgpu-native) into a [Device] that implements gpu.Service, the
-// contract the client package drives.
+// Package wgpu is streamgate's WebGPU service: it wraps wgpu-native (a
+// static C library that go-webgpu ships and links) into a [Device] that
+// implements gpu.Service, the contract the client package drives. Every
+// call into wgpu-native goes through the package's own shims: capi.h
+// declares the C API (over a copy of go-webgpu's header), native.go holds
+// the handles, callbacks.go the C→Go callbacks.
 //
 // A [Device] owns one WebGPU instance, adapter, device and queue. Kernels
 // (gpu.Kernel: WGSL source and entry point) are compiled once per device

@@ -6,8 +6,8 @@ import (
 )
 
 // The enums of this package are plain Go: they build without cgo, and the
-// cgo files convert them to go-webgpu's (adapter.go asserts that the
-// BufferUsage bits are wgpu-native's).
+// cgo files convert them to wgpu-native's (adapter.go asserts that the
+// BufferUsage bits and LogLevel values are wgpu-native's).
 
 // PowerPreference says which adapter [Open] prefers when several fit.
 type PowerPreference uint8
