@@ -2,7 +2,8 @@
 // that runs compute kernels, in the spirit of database/sql/driver: a
 // [Kernel] (WGSL source and entry point), a [Buffer], the [Service] a device
 // implements, the optional capabilities a service may offer besides
-// ([GPUTimer], [Identifier]), and the process-wide [ServiceID] and
+// ([GPUTimer], [Identifier], [Capturer] with its
+// [GraphRecorder] and [Graph]), and the process-wide [ServiceID] and
 // [StreamID] types and allocators (package registry keys its overrides by
 // them).
 //

@@ -16,6 +16,11 @@ type FailedLaunch struct {
 	Kernel string
 	// Err is the driver's error for this launch alone.
 	Err error
+	// Graph is the id of the graph whose replay recorded the launch (see
+	// [Graph]), or 0 for a launch recorded by [Service.Launch]; Index is
+	// then the launch's index in its graph, counting from 0.
+	Graph uint64
+	Index int
 }
 
 // LaunchError reports the launches of one stream that were accepted but did
@@ -42,6 +47,10 @@ func (e *LaunchError) Error() string {
 		if i == 8 {
 			fmt.Fprintf(&b, "; and %d more", len(e.Failed)-i)
 			break
+		}
+		if f.Graph != 0 {
+			fmt.Fprintf(&b, "; launch %d (graph %d launch %d, %s): %v", f.Seq, f.Graph, f.Index, f.Kernel, f.Err)
+			continue
 		}
 		fmt.Fprintf(&b, "; launch %d (%s): %v", f.Seq, f.Kernel, f.Err)
 	}

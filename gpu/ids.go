@@ -16,6 +16,7 @@ type StreamID uint64
 var (
 	nextService atomic.Uint64
 	nextStream  atomic.Uint64
+	nextGraph   atomic.Uint64
 )
 
 // NewServiceID returns a fresh process-unique service id, never 0. Every
@@ -27,3 +28,8 @@ func NewServiceID() ServiceID { return ServiceID(nextService.Add(1)) }
 // the shared stream of the client package's Single policy). It is safe for
 // concurrent use.
 func NewStreamID() StreamID { return StreamID(nextStream.Add(1)) }
+
+// NewGraphID returns a fresh process-unique graph id, never 0 (a
+// [FailedLaunch] whose Graph is 0 was not replayed from a graph). Every
+// [Capturer] takes its graphs' ids here. It is safe for concurrent use.
+func NewGraphID() uint64 { return nextGraph.Add(1) }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/lockfree"
@@ -40,6 +41,7 @@ type Service struct {
 	executed  map[string]int            // kernel name → launches submitted
 	syncs     map[gpu.StreamID]int      // Sync calls per stream
 	closed    map[gpu.StreamID]int      // CloseStream calls per stream
+	replays   map[gpu.StreamID]int      // graph replays per stream (graph.go)
 	batches   [][]string                // Precompile batches, by kernel name
 }
 
@@ -54,6 +56,7 @@ func NewService() *Service {
 		executed:  map[string]int{},
 		syncs:     map[gpu.StreamID]int{},
 		closed:    map[gpu.StreamID]int{},
+		replays:   map[gpu.StreamID]int{},
 	}
 }
 
@@ -128,19 +131,27 @@ func (s *Service) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
 
 // Launch implements gpu.Service: it compiles k and records the dispatch.
 func (s *Service) Launch(stream gpu.StreamID, k *gpu.Kernel, wg [3]uint32, bindings ...gpu.Buffer) error {
-	for i, b := range bindings {
-		fb, ok := b.(*Buffer)
-		if !ok || fb.owner != s {
-			return fmt.Errorf("streamgatetest: launch %v: binding %d is not a buffer of this service", k, i)
-		}
-	}
-	if err := s.Compile(context.Background(), k); err != nil {
+	if err := s.check(k, bindings); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.pending[stream] = append(s.pending[stream], Launch{Kernel: k, Workgroups: wg, Bindings: append([]gpu.Buffer(nil), bindings...)})
 	return nil
+}
+
+// check makes Launch's checks and compiles k.
+func (s *Service) check(k *gpu.Kernel, bindings []gpu.Buffer) error {
+	for i, b := range bindings {
+		fb, ok := b.(*Buffer)
+		if !ok || fb == nil || fb.owner != s {
+			return fmt.Errorf("streamgatetest: launch %v: binding %d is not a buffer of this service", k, i)
+		}
+		if fb.released.Load() {
+			return fmt.Errorf("streamgatetest: launch %v: binding %d: buffer is released", k, i)
+		}
+	}
+	return s.Compile(context.Background(), k)
 }
 
 // Flush implements gpu.Service.
@@ -227,12 +238,17 @@ func (s *Service) Syncs(stream gpu.StreamID) int {
 	return s.syncs[stream]
 }
 
-// Buffer is a buffer of a [Service]: a size and nothing else. It is a
-// plain value, safe to share.
+// Buffer is a buffer of a [Service]: a size and nothing else. It is safe
+// for concurrent use; a launch binding it after [Buffer.Release] fails.
 type Buffer struct {
-	size  uint64
-	owner *Service
+	size     uint64 // written once
+	owner    *Service
+	released atomic.Bool
 }
+
+// Release marks the buffer released: later launches, captures and replays
+// binding it fail. Releasing twice is harmless.
+func (b *Buffer) Release() { b.released.Store(true) }
 
 // Size implements gpu.Buffer.
 func (b *Buffer) Size() uint64 { return b.size }

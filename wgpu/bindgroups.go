@@ -34,14 +34,7 @@ type bindGroup struct {
 // stream's recent ones or the device's cache, and marks it used by the
 // batch.
 func (s *stream) groupBG(op string, g *pipeGroup, bufs []*Buffer) (*bindGroup, error) {
-	key := bgKey{g: g, n: len(bufs)}
-	for i, b := range bufs {
-		if i == inlineBindings {
-			key.more = moreIDs(bufs[inlineBindings:])
-			break
-		}
-		key.ids[i] = b.id
-	}
+	key := keyOf(g, bufs)
 	bg := s.recentBG(&key)
 	if bg == nil {
 		var err error
@@ -53,6 +46,19 @@ func (s *stream) groupBG(op string, g *pipeGroup, bufs []*Buffer) (*bindGroup, e
 	}
 	s.useLocked(bg)
 	return bg, nil
+}
+
+// keyOf returns the cache key of group g's bind group with bufs bound.
+func keyOf(g *pipeGroup, bufs []*Buffer) bgKey {
+	key := bgKey{g: g, n: len(bufs)}
+	for i, b := range bufs {
+		if i == inlineBindings {
+			key.more = moreIDs(bufs[inlineBindings:])
+			break
+		}
+		key.ids[i] = b.id
+	}
+	return key
 }
 
 // recentBGs is how many recent bind groups a stream remembers, so that a

@@ -26,11 +26,13 @@ type Buffer struct {
 	usage BufferUsage // written once
 	buf   nBuffer     // written once; released under d.life's write lock
 
-	released atomic.Bool // set once, under d.life's write lock
-	recycled atomic.Bool // set while the buffer waits in the device's TempBuffer pool
+	released atomic.Bool   // set once, under d.life's write lock
+	recycled atomic.Bool   // set while the buffer waits in the device's TempBuffer pool
+	gen      atomic.Uint64 // how many times the buffer was recycled (a graph's buffer must not have been since its capture)
 
-	mu    sync.Mutex           // guards users
-	users map[*stream]struct{} // streams whose unsubmitted work binds the buffer
+	mu     sync.Mutex           // guards users and graphs
+	users  map[*stream]struct{} // streams whose unsubmitted work binds the buffer
+	graphs []*Graph             // live graphs binding the buffer (their replays' streams are users too)
 
 	bindGroups []*bindGroup // guarded by d.bgMu: cached bind groups using the buffer
 }
@@ -125,6 +127,11 @@ func (b *Buffer) flushUsers(op string) error {
 	users := inline[:0]
 	for s := range b.users {
 		users = append(users, s)
+	}
+	for _, g := range b.graphs {
+		if s := g.pendingOn.Load(); s != nil {
+			users = append(users, s)
+		}
 	}
 	b.mu.Unlock()
 	var first error
@@ -364,6 +371,10 @@ func (b *Buffer) Release() {
 		return
 	}
 	b.flushUsers("Release") // errors belong to those streams' launches; nothing to report here
+	d.bufEpoch.Add(1)       // every graph checks its buffers again
+	b.mu.Lock()
+	b.graphs = nil
+	b.mu.Unlock()
 	d.bgMu.Lock()
 	for _, bg := range b.bindGroups {
 		if d.bindGroups[bg.key] == bg {

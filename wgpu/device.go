@@ -63,7 +63,8 @@ type Device struct {
 	// (native.go, transfer_native.go): wgpu-native's scopes are per device,
 	// not per thread, so two concurrent scoped calls could pop each other's
 	// errors.
-	scopeMu sync.Mutex
+	scopeMu  sync.Mutex
+	encScope cScope // guarded by scopeMu: encodePass's error scope
 
 	pipelines *xsync.MapOf[[32]byte, *pipeline]   // lock-free; entries immutable once done
 	streams   *xsync.MapOf[gpu.StreamID, *stream] // lock-free
@@ -88,6 +89,10 @@ type Device struct {
 	temp       tempPool             // guarded by poolMu: recycled buffers for TempBuffer
 
 	buffersCreated atomic.Int64 // buffers NewBuffer created
+
+	// bufEpoch grows whenever a buffer is released or recycled, so that a
+	// graph whose last check saw the same epoch skips checking its buffers.
+	bufEpoch atomic.Uint64
 
 	closeHook  func(*Device) // written once (tests): runs in Close before the device is released
 	handle     cgo.Handle    // written once: d, for the uncaptured-error callback; deleted by Close

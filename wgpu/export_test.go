@@ -36,7 +36,7 @@ func Pending(d *Device, id uint64) int {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.batch)
+	return s.launches
 }
 
 // Streams returns how many streams d keeps state for.

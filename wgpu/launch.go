@@ -11,13 +11,16 @@ import (
 
 // Launch: the checks before a launch is recorded, and the recording.
 
-// launchRec is one launch recorded on a stream's pending encoder, kept so
-// that a batch the driver rejects can be replayed without its bad launches
-// (its bind groups are in the stream's bgs, named by its nativeLaunch).
+// launchRec is one launch, or one graph's replay, recorded on a stream's
+// pending encoder, kept so that a batch the driver rejects can be replayed
+// without its bad launches. A launch's bind groups are in the stream's bgs,
+// named by its nativeLaunch, native[ni]; a replay's are the graph's.
 type launchRec struct {
 	p   *pipeline
 	wg  [3]uint32
-	seq uint64
+	seq uint64 // the launch's sequence number; a replay's first launch's
+	ni  int    // the launch's index in the stream's native
+	g   *Graph // non-nil for a replay of g: its launches are seq, seq+1, …
 }
 
 // Launch records one dispatch of k with the given workgroup counts and
@@ -44,46 +47,56 @@ type launchRec struct {
 // [*gpu.LaunchError] naming the rejected launches.
 func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
 	const op = "Launch"
-	if k == nil {
-		return newError(op, ErrorTypeInvalidArgument, "nil kernel")
-	}
-	p, err := d.pipelineFor(context.Background(), k)
+	var inline [inlineBindings]*Buffer
+	p, bufs, err := d.checkLaunch(op, k, workgroups, bindings, inline[:0])
 	if err != nil {
 		return err
 	}
+	return d.record(op, id, p, bufs, workgroups)
+}
+
+// checkLaunch makes Launch's checks (and a graph recorder's) before
+// anything is recorded: it compiles k and returns its pipeline and the
+// bindings as *Buffers, appended to bufs.
+func (d *Device) checkLaunch(op string, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, bufs []*Buffer) (*pipeline, []*Buffer, error) {
+	if k == nil {
+		return nil, nil, newError(op, ErrorTypeInvalidArgument, "nil kernel")
+	}
+	p, err := d.pipelineFor(context.Background(), k)
+	if err != nil {
+		return nil, nil, err
+	}
 	if lim := d.limits.MaxComputeWorkgroupsPerDimension; workgroups[0] > lim || workgroups[1] > lim || workgroups[2] > lim {
-		return newError(op, ErrorTypeLimit, "%s: workgroups %v exceed maxComputeWorkgroupsPerDimension %d", p.name, workgroups, lim)
+		return nil, nil, newError(op, ErrorTypeLimit, "%s: workgroups %v exceed maxComputeWorkgroupsPerDimension %d", p.name, workgroups, lim)
 	}
 	if len(bindings) != len(p.bindings) {
-		return newError(op, ErrorTypeValidation, "%s: %d buffers for %d bindings (%s)", p.name, len(bindings), len(p.bindings), bindingList(p.bindings))
+		return nil, nil, newError(op, ErrorTypeValidation, "%s: %d buffers for %d bindings (%s)", p.name, len(bindings), len(p.bindings), bindingList(p.bindings))
 	}
-	var inline [inlineBindings]*Buffer
-	bufs := inline[:0]
-	if len(bindings) > inlineBindings {
+	if len(bindings) > cap(bufs) {
 		bufs = make([]*Buffer, 0, len(bindings))
 	}
 	for i, cb := range bindings {
 		b, ok := cb.(*Buffer)
 		if !ok || b == nil {
-			return newError(op, ErrorTypeInvalidArgument, "%s: %s: %s is not a *wgpu.Buffer", p.name, p.bindings[i], typeName(cb))
+			return nil, nil, newError(op, ErrorTypeInvalidArgument, "%s: %s: %s is not a *wgpu.Buffer", p.name, p.bindings[i], typeName(cb))
 		}
 		if b.d != d {
-			return newError(op, ErrorTypeInvalidArgument, "%s: %s: buffer belongs to another device", p.name, p.bindings[i])
+			return nil, nil, newError(op, ErrorTypeInvalidArgument, "%s: %s: buffer belongs to another device", p.name, p.bindings[i])
 		}
 		if err := p.bindings[i].accepts(b); err != nil && !d.skipChecks {
-			return newError(op, ErrorTypeValidation, "%s: %v (checked by Launch)", p.name, err)
+			return nil, nil, newError(op, ErrorTypeValidation, "%s: %v (checked by Launch)", p.name, err)
 		}
 		bufs = append(bufs, b)
 	}
 	for i := range bufs {
 		for j := i + 1; j < len(bufs); j++ {
 			if bufs[i] == bufs[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
-				return newError(op, ErrorTypeValidation, "%s: %s and %s alias one buffer, and one is read_write (checked by Launch)",
+				return nil, nil, newError(op, ErrorTypeValidation, "%s: %s and %s alias one buffer, and one is read_write (checked by Launch)",
 					p.name, p.bindings[i], p.bindings[j])
 			}
 		}
 	}
-	return d.record(op, id, p, bufs, workgroups)
+	return p, bufs, nil
 }
 
 // record records a checked launch on stream id. It is apart from Launch so
@@ -117,10 +130,11 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 		s.bgs = append(s.bgs, bg.bg.ref)
 	}
 	s.seq++
-	s.batch = append(s.batch, launchRec{p: p, wg: workgroups, seq: s.seq})
+	s.batch = append(s.batch, launchRec{p: p, wg: workgroups, seq: s.seq, ni: len(s.native)})
 	s.native = append(s.native, nativeLaunch{pipeline: p.pipe.ref, firstGroup: uint32(first), groups: uint32(len(p.groups)),
 		x: workgroups[0], y: workgroups[1], z: workgroups[2]})
-	if len(s.batch) >= d.maxBatch {
+	s.launches++
+	if s.launches >= d.maxBatch {
 		return s.flushLocked(op)
 	}
 	return nil

@@ -524,6 +524,9 @@ type nativeLaunch struct {
 	x, y, z, _         uint32
 }
 
+// cScope is C's sgScope, for the Device field encodePass uses.
+type cScope = C.sgScope
+
 // maxGroups is C's SG_MAX_GROUPS: the most bind groups a launch sets
 // (wgpu-native's own cap).
 const maxGroups = 8
@@ -535,13 +538,16 @@ func (d *Device) encodePass(enc nEncoder, ls []nativeLaunch, bgs []uintptr) (typ
 	if len(ls) == 0 {
 		return 0, "", false
 	}
-	var scope C.sgScope
 	var bgp *C.uintptr_t
 	if len(bgs) > 0 {
 		bgp = (*C.uintptr_t)(unsafe.Pointer(&bgs[0]))
 	}
+	// The scope is the device's, under scopeMu: a local one would be moved
+	// to the heap (its address goes to C), an allocation per encode.
 	d.scopeMu.Lock()
-	C.sg_encode_pass(cu(d.dev.ref), cu(enc.ref), (*C.sgLaunch)(unsafe.Pointer(&ls[0])), C.size_t(len(ls)), bgp, &scope)
+	d.encScope = C.sgScope{}
+	C.sg_encode_pass(cu(d.dev.ref), cu(enc.ref), (*C.sgLaunch)(unsafe.Pointer(&ls[0])), C.size_t(len(ls)), bgp, &d.encScope)
+	scope := d.encScope
 	d.scopeMu.Unlock()
 	return scopeError(&scope)
 }

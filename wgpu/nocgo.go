@@ -203,3 +203,55 @@ func ReadInto[T Numeric](ctx context.Context, b *Buffer, offset uint64, dst []T)
 func NewBufferFrom[T Numeric](d *Device, usage BufferUsage, v []T) (*Buffer, error) {
 	return nil, noCgo("NewBufferFrom")
 }
+
+// Capture returns an error matching [ErrNoCgo].
+func (d *Device) Capture(id gpu.StreamID) (gpu.GraphRecorder, error) { return nil, noCgo("Capture") }
+
+// NewGraphRecorder returns an error matching [ErrNoCgo].
+func (d *Device) NewGraphRecorder(id gpu.StreamID) (*GraphRecorder, error) {
+	return nil, noCgo("Capture")
+}
+
+// GraphRecorder records a graph; in this build there is none.
+type GraphRecorder struct{}
+
+// Launch returns an error matching [ErrNoCgo].
+func (r *GraphRecorder) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
+	return noCgo("Capture")
+}
+
+// Len returns 0.
+func (r *GraphRecorder) Len() int { return 0 }
+
+// Finish returns an error matching [ErrNoCgo].
+func (r *GraphRecorder) Finish() (gpu.Graph, error) { return nil, noCgo("Capture") }
+
+// FinishGraph returns an error matching [ErrNoCgo].
+func (r *GraphRecorder) FinishGraph() (*Graph, error) { return nil, noCgo("Capture") }
+
+// Graph is a captured graph; in this build there is none.
+type Graph struct{}
+
+// ID returns 0.
+func (g *Graph) ID() uint64 { return 0 }
+
+// Len returns 0.
+func (g *Graph) Len() int { return 0 }
+
+// Stream returns 0.
+func (g *Graph) Stream() gpu.StreamID { return 0 }
+
+// Device returns nil.
+func (g *Graph) Device() *Device { return nil }
+
+// Check returns an error matching [ErrNoCgo].
+func (g *Graph) Check() error { return noCgo("Replay") }
+
+// Replay returns an error matching [ErrNoCgo].
+func (g *Graph) Replay() error { return noCgo("Replay") }
+
+// Release does nothing.
+func (g *Graph) Release() {}
+
+// String returns "graph".
+func (g *Graph) String() string { return "graph" }

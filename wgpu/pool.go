@@ -145,7 +145,9 @@ func (d *Device) recycle(b *Buffer) (handled bool) {
 	if b.released.Load() || b.recycled.Swap(true) {
 		return true
 	}
-	b.flushUsers(op) // errors belong to those streams' launches
+	b.gen.Add(1)
+	d.bufEpoch.Add(1) // every graph checks its buffers again
+	b.flushUsers(op)  // errors belong to those streams' launches
 	d.poolMu.Lock()
 	defer d.poolMu.Unlock()
 	p := &d.temp

@@ -27,10 +27,11 @@ type stream struct {
 
 	mu        sync.Mutex
 	enc       nEncoder                // zero until something is encoded
-	batch     []launchRec             // launches since the last flush, in order
-	native    []nativeLaunch          // batch by handle, for the encoder
+	batch     []launchRec             // launches and replays since the last flush, in order
+	native    []nativeLaunch          // batch's launches by handle, for the encoder (a replay's are its graph's)
 	bgs       []uintptr               // the bind group handles native's launches name
-	encoded   int                     // batch[:encoded] is in enc
+	launches  int                     // launches in batch, a replay's counted one by one
+	encoded   int                     // native[:encoded] is in enc (a replay is encoded when it is recorded)
 	encErr    error                   // encoding into enc failed: the flush isolates
 	seq       uint64                  // launches accepted on this stream
 	used      map[*bindGroup]struct{} // bind groups the batch uses

@@ -22,14 +22,14 @@ func (s *stream) openEncoderLocked(op string) error {
 // driver rejected something in the pass) is kept for flushLocked, which
 // then replays the batch without the bad launches.
 func (s *stream) encodeLocked(op string) error {
-	if s.encoded == len(s.batch) {
+	if s.encoded == len(s.native) {
 		return s.encErr
 	}
 	if err := s.openEncoderLocked(op); err != nil {
 		return err
 	}
 	typ, msg, failed := s.d.encodePass(s.enc, s.native[s.encoded:], s.bgs)
-	s.encoded = len(s.batch)
+	s.encoded = len(s.native)
 	if failed && s.encErr == nil {
 		s.encErr = &Error{Op: op, Type: typ, Message: msg}
 	}
@@ -75,6 +75,7 @@ func (s *stream) flushLocked(op string) error {
 // err, in halves: each part that the driver accepts is submitted, in stream
 // order, and each launch rejected on its own is reported.
 func (s *stream) isolateLocked(op string, err error) error {
+	f := s.flattenLocked()
 	le := &gpu.LaunchError{Stream: s.id}
 	var split func(lo, hi int, known error)
 	split = func(lo, hi int, known error) {
@@ -83,21 +84,22 @@ func (s *stream) isolateLocked(op string, err error) error {
 		}
 		err := known
 		if err == nil {
-			err = s.submitPartLocked(op, s.native[lo:hi])
+			err = s.submitPartLocked(op, f.native[lo:hi], f.bgs)
 		}
 		if err == nil {
 			return
 		}
 		if hi-lo == 1 {
-			r := s.batch[lo]
-			le.Failed = append(le.Failed, gpu.FailedLaunch{Seq: r.seq, Kernel: r.p.name, Err: err})
+			fl := f.recs[lo]
+			fl.Err = err
+			le.Failed = append(le.Failed, fl)
 			return
 		}
 		mid := lo + (hi-lo)/2
 		split(lo, mid, nil)
 		split(mid, hi, nil)
 	}
-	split(0, len(s.batch), err)
+	split(0, len(f.native), err)
 	if len(le.Failed) == 0 {
 		// The batch failed, yet every part of it passed on replay: the
 		// failure was not a launch's (the good launches ran once).
@@ -106,12 +108,44 @@ func (s *stream) isolateLocked(op string, err error) error {
 	return le
 }
 
-// submitPartLocked encodes part into a fresh encoder and submits it, or
-// returns the driver's error and submits nothing.
-func (s *stream) submitPartLocked(op string, part []nativeLaunch) error {
+// flatBatch is a batch with its replays expanded, one entry per launch,
+// for isolateLocked: a launch's bind groups are at its firstGroup of bgs.
+type flatBatch struct {
+	native []nativeLaunch
+	bgs    []uintptr
+	recs   []gpu.FailedLaunch // each launch's report, but for Err
+}
+
+// flattenLocked expands s.batch into one flat list of launches. It
+// allocates: it runs only when the driver rejected a batch.
+func (s *stream) flattenLocked() flatBatch {
+	var f flatBatch
+	add := func(nl nativeLaunch, bgs []uintptr, rec gpu.FailedLaunch) {
+		base := len(f.bgs)
+		f.bgs = append(f.bgs, bgs[nl.firstGroup:nl.firstGroup+nl.groups]...)
+		nl.firstGroup = uint32(base)
+		f.native = append(f.native, nl)
+		f.recs = append(f.recs, rec)
+	}
+	for _, r := range s.batch {
+		if r.g == nil {
+			add(s.native[r.ni], s.bgs, gpu.FailedLaunch{Seq: r.seq, Kernel: r.p.name})
+			continue
+		}
+		for i, nl := range r.g.native {
+			add(nl, r.g.bgs, gpu.FailedLaunch{Seq: r.seq + uint64(i), Kernel: r.g.launches[i].p.name, Graph: r.g.id, Index: i})
+		}
+	}
+	return f
+}
+
+// submitPartLocked encodes part, whose bind groups are in bgs, into a
+// fresh encoder and submits it, or returns the driver's error and submits
+// nothing.
+func (s *stream) submitPartLocked(op string, part []nativeLaunch, bgs []uintptr) error {
 	d := s.d
 	return d.submitOnce(op, func(enc nEncoder) error {
-		typ, msg, failed := d.encodePass(enc, part, s.bgs)
+		typ, msg, failed := d.encodePass(enc, part, bgs)
 		if failed {
 			return &Error{Op: op, Type: typ, Message: msg}
 		}
@@ -140,11 +174,16 @@ func (s *stream) clearUsedLocked() {
 		}
 		delete(s.used, bg)
 	}
+	for _, r := range s.batch {
+		if r.g != nil {
+			r.g.pendingOn.CompareAndSwap(s, nil)
+		}
+	}
 	clear(s.batch)
 	s.batch = s.batch[:0]
 	s.native = s.native[:0]
 	s.bgs = s.bgs[:0]
-	s.encoded, s.encErr = 0, nil
+	s.launches, s.encoded, s.encErr = 0, 0, nil
 }
 
 // submitOnce records with a fresh encoder and submits it, unless recording
