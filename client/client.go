@@ -96,11 +96,14 @@ type Client struct {
 
 	closed atomic.Bool
 
-	mu     sync.Mutex               // guards queued and inQ
+	mu     sync.Mutex               // guards queued, inQ and graphs
 	queued []*gpu.Kernel            // kernels waiting for the batch compile, in launch order
 	inQ    map[*gpu.Kernel]struct{} // the set of queued
 
 	stats *counters // its own allocation, so the process totals outlive the client (see ServiceStats)
+
+	capture atomic.Pointer[capture] // the capture in progress, if any (graph.go)
+	graphs  map[*Graph]struct{}     // guarded by mu: the client's live graphs, released by Close
 
 	// scratch holds an executed launch's bindings while the service reads
 	// them (gpu.Service.Launch does not keep them), so that the caller's
@@ -172,6 +175,10 @@ func (c *Client) Mode() registry.StreamMode { return c.reg.Resolve(c.key) }
 // A discarded launch of an already compiled kernel does not allocate, nor
 // does an executed launch with up to 8 buffers (unless another goroutine is
 // launching through the same client at that instant).
+//
+// While a [Client.Capture] runs, every launch through the client is
+// recorded into the capture's graph instead, whatever the mode: checked,
+// compiled, never executed.
 func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
 	if c.closed.Load() {
 		return ErrClosed
@@ -179,6 +186,14 @@ func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buf
 	if k == nil {
 		return errors.New("client: Launch of a nil kernel")
 	}
+	if cp := c.capture.Load(); cp != nil {
+		return c.captureLaunch(cp, k, workgroups, bindings)
+	}
+	return c.launch(k, workgroups, bindings)
+}
+
+// launch is Launch past its checks and the capture.
+func (c *Client) launch(k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) error {
 	if c.reg.Resolve(c.key) == registry.Execute {
 		return c.execute(k, workgroups, bindings)
 	}
@@ -355,7 +370,12 @@ func (c *Client) Close() error {
 	c.mu.Lock()
 	c.queued = nil
 	clear(c.inQ)
+	graphs := c.graphs
+	c.graphs = nil
 	c.mu.Unlock()
+	for g := range graphs {
+		g.release()
+	}
 	if c.policy == PerClient {
 		return c.observe(c.svc.CloseStream(c.key.Stream))
 	}
@@ -370,6 +390,14 @@ type Stats struct {
 	Queued        uint64 // kernels queued for the batch compile
 	BatchCompiled uint64 // queued kernels the batch compile compiled
 	Failed        uint64 // launches recorded that the service reported as not run (see gpu.LaunchError)
+
+	// Graphs (Client.Capture, Client.Replay). A replay's launches are
+	// counted one by one in Executed (or Failed) when it executes, in
+	// Discarded when it is dropped.
+	Captured         uint64 // launches recorded into graphs by captures that succeeded
+	Replays          uint64 // replays that executed
+	ReplayedLaunches uint64 // the launches of those replays (each also in Executed or Failed)
+	DiscardedReplays uint64 // replays dropped (their launches in Discarded)
 }
 
 // Stats returns the client's counts. Each count is exact, but under

@@ -15,6 +15,7 @@ import (
 // [ServiceStats] never goes down.
 type counters struct {
 	executed, discarded, compiledNow, queued, batchCompiled, failed atomic.Uint64
+	captured, replays, replayedLaunches, discardedReplays           atomic.Uint64
 }
 
 func (c *counters) load() Stats {
@@ -25,14 +26,26 @@ func (c *counters) load() Stats {
 		Queued:        c.queued.Load(),
 		BatchCompiled: c.batchCompiled.Load(),
 		Failed:        c.failed.Load(),
+
+		Captured:         c.captured.Load(),
+		Replays:          c.replays.Load(),
+		ReplayedLaunches: c.replayedLaunches.Load(),
+		DiscardedReplays: c.discardedReplays.Load(),
 	}
 }
 
-// String formats s on one line, every count named:
-// "executed=21 discarded=1 compiled_now=0 queued=1 batch_compiled=1 failed=0".
+// String formats s on one line, every count named: "executed=21
+// discarded=1 compiled_now=0 queued=1 batch_compiled=1 failed=0", and, when
+// the client captured or replayed a graph, " captured=51 replays=10
+// replayed_launches=510 discarded_replays=1".
 func (s Stats) String() string {
-	return fmt.Sprintf("executed=%d discarded=%d compiled_now=%d queued=%d batch_compiled=%d failed=%d",
+	out := fmt.Sprintf("executed=%d discarded=%d compiled_now=%d queued=%d batch_compiled=%d failed=%d",
 		s.Executed, s.Discarded, s.CompiledNow, s.Queued, s.BatchCompiled, s.Failed)
+	if s.Captured != 0 || s.Replays != 0 || s.DiscardedReplays != 0 {
+		out += fmt.Sprintf(" captured=%d replays=%d replayed_launches=%d discarded_replays=%d",
+			s.Captured, s.Replays, s.ReplayedLaunches, s.DiscardedReplays)
+	}
+	return out
 }
 
 // add returns s + t, count by count.
@@ -44,6 +57,11 @@ func (s Stats) add(t Stats) Stats {
 		Queued:        s.Queued + t.Queued,
 		BatchCompiled: s.BatchCompiled + t.BatchCompiled,
 		Failed:        s.Failed + t.Failed,
+
+		Captured:         s.Captured + t.Captured,
+		Replays:          s.Replays + t.Replays,
+		ReplayedLaunches: s.ReplayedLaunches + t.ReplayedLaunches,
+		DiscardedReplays: s.DiscardedReplays + t.DiscardedReplays,
 	}
 }
 

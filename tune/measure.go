@@ -190,21 +190,22 @@ func (t *Tuner) measure(ctx context.Context, op Op, cands []Candidate, in []gpu.
 
 // sample measures one run of c on in under a Measure override.
 func (t *Tuner) sample(ctx context.Context, c Candidate, in []gpu.Buffer) (time.Duration, error) {
-	o := t.c.Measure()
+	mc := t.clientFor(ctx) // t.c, or its fork while t.c captures
+	o := mc.Measure()
 	defer o.Release()
-	if err := t.c.Sync(ctx); err != nil {
+	if err := mc.Sync(ctx); err != nil {
 		return 0, err
 	}
 	if t.timer != nil {
 		// The candidate runs inside the service's timer: its panic is
 		// recovered here, so none crosses the service.
-		return t.timer.TimeStream(ctx, t.c.Stream().Stream, func() error { return runCandidate(ctx, c, t.c, in) })
+		return t.timer.TimeStream(ctx, mc.Stream().Stream, func() error { return runCandidate(ctx, c, mc, in) })
 	}
 	start := time.Now()
-	if err := runCandidate(ctx, c, t.c, in); err != nil {
+	if err := runCandidate(ctx, c, mc, in); err != nil {
 		return 0, err
 	}
-	if err := t.c.Sync(ctx); err != nil {
+	if err := mc.Sync(ctx); err != nil {
 		return 0, err
 	}
 	return time.Since(start), nil

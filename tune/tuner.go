@@ -245,7 +245,7 @@ func (t *Tuner) Run(ctx context.Context, op Op, in ...gpu.Buffer) (*Result, erro
 		if ci < 0 || t.hasFailed(op.Key, name) {
 			continue
 		}
-		err := runCandidate(ctx, op.Candidates[ci], t.c, in)
+		err := runCandidate(ctx, op.Candidates[ci], t.clientFor(ctx), in)
 		if err == nil {
 			return d.ran[i], nil
 		}
@@ -433,6 +433,17 @@ func (t *Tuner) tune(ctx context.Context, op Op, callers []gpu.Buffer) (*decisio
 		}
 	}
 	t.countMiss()
+	// Measure through the client a launch here would use; when that is a
+	// client capturing a graph, through a fork of it instead, so that the
+	// measurements run (on their own stream) and stay out of the graph.
+	mc := t.clientFor(ctx)
+	if mc.Capturing() {
+		mc = mc.Fork()
+		defer mc.Close()
+	}
+	if l := chainOf(ctx); l != nil && l.t == t && l.key == op.Key {
+		l.mc = mc
+	}
 	in, release, err := measurementInputs(ctx, op, callers)
 	if err != nil {
 		t.countError()
@@ -558,6 +569,7 @@ type link struct {
 	t   *Tuner
 	key string
 	up  *link
+	mc  *client.Client // the client key's measurements launch through, set by tune
 }
 
 type linkKey struct{}
@@ -569,6 +581,18 @@ func chainOf(ctx context.Context) *link {
 
 func withLink(ctx context.Context, t *Tuner, key string) context.Context {
 	return context.WithValue(ctx, linkKey{}, &link{t: t, key: key, up: chainOf(ctx)})
+}
+
+// clientFor returns the client a launch of t in ctx goes through: the
+// measuring client of the nearest tune of t up the chain (a measurement's
+// nested Run launches where the measurement does), else t's own.
+func (t *Tuner) clientFor(ctx context.Context) *client.Client {
+	for l := chainOf(ctx); l != nil; l = l.up {
+		if l.t == t && l.mc != nil {
+			return l.mc
+		}
+	}
+	return t.c
 }
 
 func (l *link) has(t *Tuner, key string) bool {
