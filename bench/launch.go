@@ -163,6 +163,13 @@ var (
 //     down to wgpu-native, but near free to run, so that the untimed syncs
 //     do not take 100 times the timed part (lavapipe runs a one-workgroup
 //     dispatch in about 30 µs).
+//   - Replay: a graph of replayGraphLen launches captured through a client
+//     and replayed (impl=client-replay), timed per launch as
+//     ExecutedLaunch is (the replays and the flush, not the submit's wait),
+//     against hand-written one-pass dispatches (impl=raw-one-pass, the
+//     baseline, ExecutedLaunch's own); kernels=1 and 3 as ExecutedLaunch's
+//     (issue 21). DiscardedReplay/impl=client/launches=50: a replay of a
+//     50-launch graph under ProcessCompile, per replay.
 //   - DiscardedLaunch/impl=client-wgpu: a discarded launch of a compiled
 //     kernel under ProcessCompile, the mode read and the compile-cache hit
 //     (issue 5: under 100 ns, 0 allocs); k=0 takes the registry's fast
@@ -214,6 +221,17 @@ func LaunchSuite(e *LaunchEnv) []Case {
 			exec("raw-one-pass", e.executedRaw),
 		)
 	}
+	for _, alt := range []int{1, rawwgpu.Variants} {
+		replay := func(impl string, f func(*testing.B, int)) Case {
+			return Case{Thing: "Replay", Impl: impl, Key: "kernels", Value: strconv.Itoa(alt), Baseline: "raw-one-pass",
+				F: func(b *testing.B) { f(b, alt) }}
+		}
+		cs = append(cs,
+			replay("client-replay", e.replayClient),
+			replay("raw-one-pass", e.executedRaw),
+		)
+	}
+	cs = append(cs, Case{Thing: "DiscardedReplay", Impl: "client", Key: "launches", Value: strconv.Itoa(discardGraphLen), F: e.discardedReplay})
 	for _, k := range []int{0, 1} {
 		cs = append(cs, Case{Thing: "DiscardedLaunch", Impl: "client-wgpu", Key: "k", Value: strconv.Itoa(k),
 			F: func(b *testing.B) { e.discarded(b, k) }})
@@ -365,6 +383,82 @@ func (e *LaunchEnv) executedRaw(b *testing.B, alternate int) {
 		launch,
 		func() error { return p.SubmitNoWait() },
 		func() error { e.raw.Wait(); return nil })
+}
+
+// replayGraphLen is how many launches the Replay cases' graph holds: a
+// divisor of recordChunk, so that a chunk is whole replays.
+const replayGraphLen = 100
+
+// replayClient captures replayGraphLen launches through a client (with
+// alternate > 1, cycling through that many kernels, each with its own
+// buffer, as executedClient does) and replays the graph, timed as
+// ExecutedLaunch is: recordChunk launches' worth of replays and the flush
+// that encodes them, per launch. b.N is rounded up to whole replays.
+func (e *LaunchEnv) replayClient(b *testing.B, alternate int) {
+	c := e.newClient(registry.ProcessExecute)
+	defer c.Close()
+	ctx := context.Background()
+	g, err := c.Capture(func() error {
+		for i := range replayGraphLen {
+			v := i % alternate
+			if err := c.Launch(e.variants[v], none, e.bufs[v]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		fatalf(b, "Capture: %v", err)
+	}
+	defer g.Release()
+	replays := 0
+	recordChunks(b, noop,
+		func(i int) error {
+			if i%replayGraphLen != 0 {
+				return nil
+			}
+			replays++
+			return c.Replay(g)
+		},
+		c.Flush,
+		func() error { return c.Sync(ctx) })
+	if got := c.Stats().Executed; got != uint64(replays*replayGraphLen) {
+		fatalf(b, "executed %d launches, want %d", got, replays*replayGraphLen)
+	}
+}
+
+// discardGraphLen is the DiscardedReplay case's graph length.
+const discardGraphLen = 50
+
+// discardedReplay replays a graph of discardGraphLen launches under
+// ProcessCompile: one mode read and the graph's check per replay.
+func (e *LaunchEnv) discardedReplay(b *testing.B) {
+	c := e.newClient(registry.ProcessCompile)
+	defer c.Close()
+	g, err := c.Capture(func() error {
+		for range discardGraphLen {
+			if err := c.Launch(e.kernel, one, e.buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		fatalf(b, "Capture: %v", err)
+	}
+	defer g.Release()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := c.Replay(g); err != nil {
+			fatalf(b, "Replay: %v", err)
+		}
+	}
+	b.StopTimer()
+	reportRate(b, float64(b.N), "replays/s")
+	if s := c.Stats(); s.Executed != 0 || s.Discarded != uint64(b.N)*discardGraphLen || s.DiscardedReplays != uint64(b.N) {
+		fatalf(b, "stats %+v, want %d replays discarded, nothing executed", s, b.N)
+	}
 }
 
 func (e *LaunchEnv) discarded(b *testing.B, k int) {

@@ -30,6 +30,8 @@ func runLaunch(b *testing.B, thing string) {
 func BenchmarkLaunchLoop(b *testing.B)       { runLaunch(b, "LaunchLoop") }
 func BenchmarkExecutedLaunch(b *testing.B)   { runLaunch(b, "ExecutedLaunch") }
 func BenchmarkDiscardedLaunch(b *testing.B)  { runLaunch(b, "DiscardedLaunch") }
+func BenchmarkReplay(b *testing.B)           { runLaunch(b, "Replay") }
+func BenchmarkDiscardedReplay(b *testing.B)  { runLaunch(b, "DiscardedReplay") }
 func BenchmarkLaunchThroughput(b *testing.B) { runLaunch(b, "LaunchThroughput") }
 func BenchmarkCompile(b *testing.B)          { runLaunch(b, "Compile") }
 func BenchmarkStep(b *testing.B)             { runLaunch(b, "Step") }

@@ -47,7 +47,9 @@ type modelEnv struct {
 // ProcessExecute (impl=client), through wgpu.Device.Launch (impl=device),
 // and hand-written in go-webgpu with every dispatch in one pass and one
 // submit (impl=raw-one-pass, the baseline) and with an encoder, pass and
-// submit per dispatch (impl=raw-submit-each). All four run the same
+// submit per dispatch (impl=raw-submit-each); impl=client-replay captures
+// the step once through a client and replays the graph each step (issue
+// 21). All four run the same
 // kernels (the driver's dialect of them for the hand-written ones) on
 // the same buffers' contents; launches/s counts dispatches; the logits of
 // the last step are checked against the CPU reference.
@@ -57,6 +59,7 @@ func modelCases(e *LaunchEnv) []Case {
 	}
 	return []Case{
 		c("client", e.modelClient),
+		c("client-replay", e.modelReplay),
 		c("device", e.modelDevice),
 		c("raw-one-pass", func(b *testing.B) { e.modelRaw(b, (*rawwgpu.Program).OnePass) }),
 		c("raw-submit-each", func(b *testing.B) { e.modelRaw(b, (*rawwgpu.Program).SubmitEach) }),
@@ -175,6 +178,46 @@ func (e *LaunchEnv) modelClient(b *testing.B) {
 		}
 	}
 	step() // the bind groups
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		step()
+	}
+	b.StopTimer()
+	reportLaunches(b, len(me.plan))
+	got, err := me.m.ReadLogits(ctx)
+	if err != nil {
+		fatalf(b, "ReadLogits: %v", err)
+	}
+	me.check(b, got)
+}
+
+func (e *LaunchEnv) modelReplay(b *testing.B) {
+	me := e.modelSetup(b)
+	c := e.newClient(registry.ProcessExecute)
+	defer c.Close()
+	ctx := context.Background()
+	g, err := c.Capture(func() error {
+		for _, l := range me.plan {
+			if err := c.Launch(l.kernel, l.wg, l.args...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		fatalf(b, "Capture: %v", err)
+	}
+	defer g.Release()
+	step := func() {
+		if err := c.Replay(g); err != nil {
+			fatalf(b, "Replay: %v", err)
+		}
+		if err := c.Sync(ctx); err != nil {
+			fatalf(b, "Sync: %v", err)
+		}
+	}
+	step()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

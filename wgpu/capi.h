@@ -416,34 +416,69 @@ typedef struct sgLaunch {
 
 #define SG_MAX_GROUPS 8
 
+// sg_record_launches records n launches into an open compute pass. A
+// pipeline or bind group is set only when it differs from the one this
+// call set last (the first of each is always set). Recording into a pass
+// raises no error in wgpu-native: its commands are validated when the pass
+// ends.
+static inline void sg_record_launches(WGPUComputePassEncoder pass, sgLaunch const *ls, size_t n, uintptr_t const *bgs) {
+	uintptr_t p = 0, cur[SG_MAX_GROUPS] = {0};
+	for (size_t i = 0; i < n; i++) {
+		if (ls[i].pipeline != p) {
+			p = ls[i].pipeline;
+			wgpuComputePassEncoderSetPipeline(pass, SG_H(WGPUComputePipeline, p));
+		}
+		uint32_t g = ls[i].groups < SG_MAX_GROUPS ? ls[i].groups : SG_MAX_GROUPS;
+		for (uint32_t j = 0; j < g; j++) {
+			uintptr_t bg = bgs[ls[i].firstGroup + j];
+			if (bg != cur[j]) {
+				cur[j] = bg;
+				wgpuComputePassEncoderSetBindGroup(pass, j, SG_H(WGPUBindGroup, bg), 0, NULL);
+			}
+		}
+		wgpuComputePassEncoderDispatchWorkgroups(pass, ls[i].x, ls[i].y, ls[i].z);
+	}
+}
+
 // sg_encode_pass records n launches into one compute pass of encoder, in
-// one crossing, inside error scopes whose first error lands in scope. A
-// pipeline or bind group is set only when it differs from the one set.
+// one crossing, inside error scopes whose first error lands in scope.
 static inline void sg_encode_pass(uintptr_t device, uintptr_t encoder, sgLaunch const *ls, size_t n, uintptr_t const *bgs, sgScope *scope) {
 	WGPUDevice dev = SG_H(WGPUDevice, device);
 	sg_push(dev);
 	WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(SG_H(WGPUCommandEncoder, encoder), NULL);
 	if (pass != NULL) {
-		uintptr_t p = 0, cur[SG_MAX_GROUPS] = {0};
-		for (size_t i = 0; i < n; i++) {
-			if (ls[i].pipeline != p) {
-				p = ls[i].pipeline;
-				wgpuComputePassEncoderSetPipeline(pass, SG_H(WGPUComputePipeline, p));
-			}
-			uint32_t g = ls[i].groups < SG_MAX_GROUPS ? ls[i].groups : SG_MAX_GROUPS;
-			for (uint32_t j = 0; j < g; j++) {
-				uintptr_t bg = bgs[ls[i].firstGroup + j];
-				if (bg != cur[j]) {
-					cur[j] = bg;
-					wgpuComputePassEncoderSetBindGroup(pass, j, SG_H(WGPUBindGroup, bg), 0, NULL);
-				}
-			}
-			wgpuComputePassEncoderDispatchWorkgroups(pass, ls[i].x, ls[i].y, ls[i].z);
-		}
+		sg_record_launches(pass, ls, n, bgs);
 		wgpuComputePassEncoderEnd(pass);
 		wgpuComputePassEncoderRelease(pass);
 	}
 	sg_pop(dev, scope);
+}
+
+// sg_pass_begin begins a compute pass of encoder that stays open across
+// calls (a stream's batch: its launches and replays go into one pass), in
+// error scopes whose first error lands in scope; 0 when it failed.
+static inline uintptr_t sg_pass_begin(uintptr_t device, uintptr_t encoder, sgScope *scope) {
+	WGPUDevice dev = SG_H(WGPUDevice, device);
+	sg_push(dev);
+	WGPUComputePassEncoder pass = wgpuCommandEncoderBeginComputePass(SG_H(WGPUCommandEncoder, encoder), NULL);
+	sg_pop(dev, scope);
+	return (uintptr_t)pass;
+}
+
+// sg_pass_record records n launches into the open pass: one crossing, no
+// scope (see sg_record_launches).
+static inline void sg_pass_record(uintptr_t pass, sgLaunch const *ls, size_t n, uintptr_t const *bgs) {
+	sg_record_launches(SG_H(WGPUComputePassEncoder, pass), ls, n, bgs);
+}
+
+// sg_pass_end ends and releases an open pass, in error scopes: the
+// driver validates the pass's commands here.
+static inline void sg_pass_end(uintptr_t device, uintptr_t pass, sgScope *scope) {
+	WGPUDevice dev = SG_H(WGPUDevice, device);
+	sg_push(dev);
+	wgpuComputePassEncoderEnd(SG_H(WGPUComputePassEncoder, pass));
+	sg_pop(dev, scope);
+	wgpuComputePassEncoderRelease(SG_H(WGPUComputePassEncoder, pass));
 }
 
 // ---- transfers (transfer_native.go) ----

@@ -64,7 +64,7 @@ type Device struct {
 	// not per thread, so two concurrent scoped calls could pop each other's
 	// errors.
 	scopeMu  sync.Mutex
-	encScope cScope // guarded by scopeMu: encodePass's error scope
+	encScope cScope // guarded by scopeMu: the error scope of encodePass, beginPass and endPass
 
 	pipelines *xsync.MapOf[[32]byte, *pipeline]   // lock-free; entries immutable once done
 	streams   *xsync.MapOf[gpu.StreamID, *stream] // lock-free

@@ -295,15 +295,12 @@ func (s *stream) replayLocked(op string, g *Graph) error {
 		return newError(op, ErrorTypeInvalidArgument, "graph %d is released", g.id)
 	}
 	if s.encoded < len(s.native) {
-		s.encodeLocked(op) // an error stays in encErr, for the flush
+		s.encodeLocked(op) // the launches before it; an error stays in encErr, for the flush
 	}
-	if err := s.openEncoderLocked(op); err != nil {
+	if err := s.openPassLocked(op); err != nil {
 		return err
 	}
-	typ, msg, failed := s.d.encodePass(s.enc, g.native, g.bgs)
-	if failed && s.encErr == nil {
-		s.encErr = &Error{Op: op, Type: typ, Message: msg}
-	}
+	recordPass(s.pass, g.native, g.bgs)
 	s.batch = append(s.batch, launchRec{seq: s.seq + 1, g: g})
 	s.seq += uint64(len(g.native))
 	s.launches += len(g.native)

@@ -552,6 +552,42 @@ func (d *Device) encodePass(enc nEncoder, ls []nativeLaunch, bgs []uintptr) (typ
 	return scopeError(&scope)
 }
 
+// beginPass begins a compute pass of enc that stays open across calls; 0
+// and the driver's error when it failed.
+func (d *Device) beginPass(enc nEncoder) (pass uintptr, typ ErrorType, msg string, failed bool) {
+	d.scopeMu.Lock()
+	d.encScope = C.sgScope{}
+	pass = uintptr(C.sg_pass_begin(cu(d.dev.ref), cu(enc.ref), &d.encScope))
+	scope := d.encScope
+	d.scopeMu.Unlock()
+	typ, msg, failed = scopeError(&scope)
+	return pass, typ, msg, failed
+}
+
+// recordPass records ls, whose bind groups are in bgs, into the open pass,
+// in one cgo crossing. The driver validates them when the pass ends.
+func recordPass(pass uintptr, ls []nativeLaunch, bgs []uintptr) {
+	if len(ls) == 0 {
+		return
+	}
+	var bgp *C.uintptr_t
+	if len(bgs) > 0 {
+		bgp = (*C.uintptr_t)(unsafe.Pointer(&bgs[0]))
+	}
+	C.sg_pass_record(cu(pass), (*C.sgLaunch)(unsafe.Pointer(&ls[0])), C.size_t(len(ls)), bgp)
+}
+
+// endPass ends and releases an open pass, returning the error the driver
+// found in its commands, if any.
+func (d *Device) endPass(pass uintptr) (typ ErrorType, msg string, failed bool) {
+	d.scopeMu.Lock()
+	d.encScope = C.sgScope{}
+	C.sg_pass_end(cu(d.dev.ref), cu(pass), &d.encScope)
+	scope := d.encScope
+	d.scopeMu.Unlock()
+	return scopeError(&scope)
+}
+
 // unmapUnscoped unmaps buf outside any error scope (tests: an unmapped
 // buffer's unmap is an uncaptured validation error).
 func unmapUnscoped(buf nBuffer) { C.sgb_unmap(cu(buf.ref)) }

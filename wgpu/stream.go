@@ -27,6 +27,7 @@ type stream struct {
 
 	mu        sync.Mutex
 	enc       nEncoder                // zero until something is encoded
+	pass      uintptr                 // the open compute pass of enc the batch records into; 0 when none
 	batch     []launchRec             // launches and replays since the last flush, in order
 	native    []nativeLaunch          // batch's launches by handle, for the encoder (a replay's are its graph's)
 	bgs       []uintptr               // the bind group handles native's launches name

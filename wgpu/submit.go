@@ -17,19 +17,55 @@ func (s *stream) openEncoderLocked(op string) error {
 	return err
 }
 
-// encodeLocked encodes the launches recorded since the last encode into
-// the encoder, as one compute pass, in one cgo crossing. An error (the
-// driver rejected something in the pass) is kept for flushLocked, which
-// then replays the batch without the bad launches.
+// encodeLocked records the launches recorded since the last encode into
+// the stream's open compute pass (beginning it first), in one cgo
+// crossing. The batch's launches and replays all go into that one pass,
+// which flushLocked ends (or TimeStream, before a timestamp). An error
+// (the driver rejected something) is kept for flushLocked, which then
+// replays the batch without the bad launches.
 func (s *stream) encodeLocked(op string) error {
 	if s.encoded == len(s.native) {
 		return s.encErr
 	}
+	if err := s.openPassLocked(op); err != nil {
+		return err
+	}
+	recordPass(s.pass, s.native[s.encoded:], s.bgs)
+	s.encoded = len(s.native)
+	return s.encErr
+}
+
+// openPassLocked makes sure the stream has an encoder and an open compute
+// pass in it.
+func (s *stream) openPassLocked(op string) error {
+	if s.pass != 0 {
+		return nil
+	}
 	if err := s.openEncoderLocked(op); err != nil {
 		return err
 	}
-	typ, msg, failed := s.d.encodePass(s.enc, s.native[s.encoded:], s.bgs)
-	s.encoded = len(s.native)
+	pass, typ, msg, failed := s.d.beginPass(s.enc)
+	if failed && s.encErr == nil {
+		s.encErr = &Error{Op: op, Type: typ, Message: msg}
+	}
+	if pass == 0 {
+		if s.encErr != nil {
+			return s.encErr
+		}
+		return newError(op, ErrorTypeInternal, "begin compute pass: the driver returned no pass")
+	}
+	s.pass = pass
+	return nil
+}
+
+// endPassLocked ends the stream's open pass, if any: the driver validates
+// the pass's commands now, and an error is kept in encErr.
+func (s *stream) endPassLocked(op string) error {
+	if s.pass == 0 {
+		return s.encErr
+	}
+	typ, msg, failed := s.d.endPass(s.pass)
+	s.pass = 0
 	if failed && s.encErr == nil {
 		s.encErr = &Error{Op: op, Type: typ, Message: msg}
 	}
@@ -50,6 +86,9 @@ func (s *stream) flushLocked(op string) error {
 	if s.enc.ref == 0 { // no encoder could be made: err says why
 		s.clearUsedLocked()
 		return err
+	}
+	if perr := s.endPassLocked(op); err == nil {
+		err = perr
 	}
 	cmd, ferr := s.d.finish(op, s.enc)
 	s.enc.release()
@@ -156,6 +195,10 @@ func (s *stream) submitPartLocked(op string, part []nativeLaunch, bgs []uintptr)
 
 // discardLocked drops the pending work without submitting it.
 func (s *stream) discardLocked() {
+	if s.pass != 0 {
+		s.d.endPass(s.pass)
+		s.pass = 0
+	}
 	if s.enc.ref != 0 {
 		s.enc.release()
 		s.enc = nEncoder{}

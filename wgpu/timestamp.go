@@ -71,6 +71,9 @@ func (d *Device) timeStart(op string, id gpu.StreamID) (qs nQuerySet, resolve nB
 	defer s.mu.Unlock()
 	err = s.encodeLocked(op)
 	if err == nil {
+		err = s.endPassLocked(op) // a timestamp goes between passes
+	}
+	if err == nil {
 		err = s.openEncoderLocked(op)
 	}
 	if err == nil {
@@ -95,6 +98,9 @@ func (d *Device) timeEnd(op string, id gpu.StreamID, qs nQuerySet, resolve nBuff
 	s := d.lockStream(id)
 	defer s.mu.Unlock()
 	err = s.encodeLocked(op)
+	if err == nil {
+		err = s.endPassLocked(op) // a timestamp goes between passes
+	}
 	if err == nil {
 		err = s.openEncoderLocked(op)
 	}
