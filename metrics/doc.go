@@ -28,6 +28,10 @@
 //	services.<id>.kernels_compiled_now      streamgate_kernels_compiled_now_total       counter
 //	services.<id>.kernels_queued            streamgate_kernels_queued_total             counter
 //	services.<id>.kernels_batch_compiled    streamgate_kernels_batch_compiled_total     counter
+//	services.<id>.launches_captured         streamgate_launches_captured_total          counter
+//	services.<id>.graph_replays             streamgate_graph_replays_total              counter
+//	services.<id>.launches_replayed         streamgate_launches_replayed_total          counter
+//	services.<id>.graph_replays_discarded   streamgate_graph_replays_discarded_total    counter
 //	devices.<id>.adapter                    label adapter="…" of the device's series
 //	devices.<id>.pipelines_compiled         streamgate_device_pipelines_compiled_total  counter
 //	devices.<id>.pipelines_cached           streamgate_device_pipelines_cached          gauge

@@ -61,6 +61,10 @@ func ExamplePublish() {
 	//   "launches_failed": 0,
 	//   "kernels_compiled_now": 0,
 	//   "kernels_queued": 1,
-	//   "kernels_batch_compiled": 1
+	//   "kernels_batch_compiled": 1,
+	//   "launches_captured": 0,
+	//   "graph_replays": 0,
+	//   "launches_replayed": 0,
+	//   "graph_replays_discarded": 0
 	// }
 }

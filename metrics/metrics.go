@@ -42,6 +42,10 @@ type Service struct {
 	KernelsCompiledNow   uint64 `json:"kernels_compiled_now"`
 	KernelsQueued        uint64 `json:"kernels_queued"`
 	KernelsBatchCompiled uint64 `json:"kernels_batch_compiled"`
+	LaunchesCaptured     uint64 `json:"launches_captured"`       // recorded into graphs (client.Capture)
+	GraphReplays         uint64 `json:"graph_replays"`           // replays that executed
+	LaunchesReplayed     uint64 `json:"launches_replayed"`       // their launches, also in launches_executed
+	GraphReplaysDropped  uint64 `json:"graph_replays_discarded"` // replays discarded (their launches in launches_discarded)
 }
 
 // Device is what an open wgpu device holds and has done (wgpu.DeviceCounts).
@@ -113,6 +117,10 @@ func read(cfg config) Snapshot {
 			KernelsCompiledNow:   st.CompiledNow,
 			KernelsQueued:        st.Queued,
 			KernelsBatchCompiled: st.BatchCompiled,
+			LaunchesCaptured:     st.Captured,
+			GraphReplays:         st.Replays,
+			LaunchesReplayed:     st.ReplayedLaunches,
+			GraphReplaysDropped:  st.DiscardedReplays,
 		}
 	}
 	s.UncapturedErrors = readDevices(s.Devices)

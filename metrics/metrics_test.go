@@ -2,6 +2,7 @@ package metrics_test
 
 import (
 	"encoding/json"
+	"errors"
 	"expvar"
 	"fmt"
 	"os"
@@ -48,6 +49,27 @@ func TestRead(t *testing.T) {
 	o = c.Measure()
 	defer o.Release()
 	assert.Equal(t, 1, metrics.Read(metrics.WithRegistry(reg)).Registry.OverridesLiveExecute)
+}
+
+// TestReadGraphs: captures and replays are counted per service.
+func TestReadGraphs(t *testing.T) {
+	reg := registry.New()
+	svc := streamgatetest.NewService()
+	c := client.New(svc, client.WithRegistry(reg))
+	defer c.Close()
+	g, err := c.Capture(func() error {
+		return errors.Join(c.Launch(kernel, [3]uint32{1, 1, 1}), c.Launch(kernel, [3]uint32{2, 1, 1}))
+	})
+	require.NoError(t, err)
+	require.NoError(t, c.Replay(g))
+	require.NoError(t, c.Replay(g))
+	reg.SetProcessMode(registry.ProcessCompile)
+	require.NoError(t, c.Replay(g))
+
+	s := metrics.Read(metrics.WithRegistry(reg))
+	id := strconv.FormatUint(uint64(svc.ServiceID()), 10)
+	assert.Equal(t, metrics.Service{LaunchesExecuted: 4, LaunchesDiscarded: 2, LaunchesCaptured: 2, GraphReplays: 2,
+		LaunchesReplayed: 4, GraphReplaysDropped: 1}, s.Services[id])
 }
 
 func TestPublish(t *testing.T) {

@@ -32,10 +32,14 @@ const modelHelp = "By default (-workload model) one step is the forward pass of 
 	"activations from the device's buffer pool; the logits are checked against a\n" +
 	"float64 CPU reference; a fresh device then runs the same step cold (no\n" +
 	"warm-up: its pipelines compile at their launches). A chart of the cold first\n" +
-	"step, the warm first step and the steady state goes to -out. With -json:\n" +
+	"step, the warm first step and the steady state goes to -out.\n\n" +
+	"With -replay the warm-up pass is a capture (client.Capture): the step's\n" +
+	"launches compile and are recorded into a graph, executing nothing, its keys\n" +
+	"tuned first; the real pass replays the graph each step (client.Replay), its\n" +
+	"activations fixed (the graph's buffers). With -json:\n" +
 	`  {"workload", "adapter", "cache", "layers", "width", "heads", "seq", "vocab", "steps",` + "\n" +
 	`   "launches_per_step", "warmup_seconds", "warmup_compiles", "candidate_kernels",` + "\n" +
-	`   "measurement_launches", "keys", "tuned_keys", "cache_hits", "winners": {key: variant},` + "\n" +
+	`   "measurement_launches", "replay", "launches_captured", "keys", "tuned_keys", "cache_hits", "winners": {key: variant},` + "\n" +
 	`   "real_pass_compiles", "real_pass_buffers_created", "cpu_check", "max_abs_error",` + "\n" +
 	`   "tolerance", "first_step_ms_warm", "first_step_ms_cold", "cold_compiles",` + "\n" +
 	`   "step_ms_median", "step_ms_min", "step_ms_max", "chart"}` + "\n" +
@@ -49,13 +53,14 @@ func modelFlags(fs *flag.FlagSet, cfg *warmupConfig) {
 	fs.IntVar(&cfg.model.Seq, "seq", 64, "-workload model: tokens per step")
 	fs.IntVar(&cfg.model.Vocab, "vocab", 1000, "-workload model: vocabulary size")
 	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), `-workload model: directory of the chart (model-steps.png, .svg); "" for none`)
+	fs.BoolVar(&cfg.replay, "replay", false, "-workload model: capture the step in the warm-up pass and replay the graph in the real pass")
 }
 
 // otherWorkloadFlags names a flag set on the command line that only the
 // other workload reads, or returns "".
 func otherWorkloadFlags(fs *flag.FlagSet, workload string) string {
 	ops := map[string]bool{"m": true, "n": true, "k": true}
-	model := map[string]bool{"layers": true, "width": true, "heads": true, "seq": true, "vocab": true, "out": true}
+	model := map[string]bool{"layers": true, "width": true, "heads": true, "seq": true, "vocab": true, "out": true, "replay": true}
 	var bad []string
 	fs.Visit(func(f *flag.Flag) {
 		if (workload == workloadModel && ops[f.Name]) || (workload == workloadOps && model[f.Name]) {
@@ -85,10 +90,12 @@ type modelReport struct {
 	WarmupCompiles      int64             `json:"warmup_compiles"`
 	CandidateKernels    int               `json:"candidate_kernels"`
 	MeasurementLaunches uint64            `json:"measurement_launches"`
-	Keys                int               `json:"keys"`       // tunable keys of the step
-	TunedKeys           int               `json:"tuned_keys"` // keys measured in this run
-	CacheHits           int               `json:"cache_hits"` // keys found in the tune cache
-	Winners             map[string]string `json:"winners"`    // key → the variant that ran
+	Replay              bool              `json:"replay"`            // -replay: the warm-up captured, the real pass replayed
+	LaunchesCaptured    uint64            `json:"launches_captured"` // -replay: the graph's launches
+	Keys                int               `json:"keys"`              // tunable keys of the step
+	TunedKeys           int               `json:"tuned_keys"`        // keys measured in this run
+	CacheHits           int               `json:"cache_hits"`        // keys found in the tune cache
+	Winners             map[string]string `json:"winners"`           // key → the variant that ran
 	RealPassCompiles    int64             `json:"real_pass_compiles"`
 	RealBuffersCreated  int64             `json:"real_pass_buffers_created"` // GPU buffers made by the real steps after the first
 	CPUCheck            bool              `json:"cpu_check"`
@@ -114,7 +121,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	}
 	mc := cfg.model
 	rep := modelReport{Workload: workloadModel, Cache: cfg.cachePath, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
-		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, LaunchesPerStep: mc.Launches(), Winners: map[string]string{}}
+		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, LaunchesPerStep: mc.Launches(), Winners: map[string]string{}, Replay: cfg.replay}
 	if cfg.json {
 		text := stdout
 		stdout = io.Discard
@@ -141,7 +148,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	defer cache.Close()
 
 	weights := decoder.NewWeights(mc)
-	m, err := decoder.NewModel(d, mc, weights, true)
+	m, err := decoder.NewModel(d, mc, weights, !cfg.replay) // a graph's buffers are fixed: no pool
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -168,10 +175,24 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	defer reg.SetProcessMode(prev)
 
 	// 1. The warm-up pass.
-	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its %d launches are discarded,\n", reg.ProcessMode(), mc.Launches())
-	fmt.Fprintf(stdout, "      its kernels compile, its %d tunable keys are tuned (measurements execute under Measure overrides)\n", len(tunable))
+	var graph *client.Graph
+	if cfg.replay {
+		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step is captured once; its %d launches are recorded\n", reg.ProcessMode(), mc.Launches())
+		fmt.Fprintf(stdout, "      into a graph, executing nothing, its kernels compile, its %d tunable keys are tuned first\n", len(tunable))
+		fmt.Fprintf(stdout, "      (measurements execute under Measure overrides, on a fork of the client, outside the graph)\n")
+	} else {
+		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its %d launches are discarded,\n", reg.ProcessMode(), mc.Launches())
+		fmt.Fprintf(stdout, "      its kernels compile, its %d tunable keys are tuned (measurements execute under Measure overrides)\n", len(tunable))
+	}
 	compiles0, start := d.Compiles(), time.Now()
-	err = m.Step(launch)
+	if cfg.replay {
+		graph, err = c.Capture(func() error { return m.Step(launch) })
+		if err == nil {
+			defer graph.Release()
+		}
+	} else {
+		err = m.Step(launch)
+	}
 	finishProgress()
 	if err != nil {
 		return fail("warm-up step: %v", err)
@@ -200,11 +221,19 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 			rep.TunedKeys++
 		}
 	}
-	rep.WarmupSeconds, rep.WarmupCompiles, rep.MeasurementLaunches = warmTime.Seconds(), warmCompiles, warmStats.Executed
+	// Measurements through a fork of the capturing client are that
+	// client's counts, not c's: the process totals have both.
+	measured := client.ServiceStats()[d.ServiceID()].Executed
+	rep.WarmupSeconds, rep.WarmupCompiles, rep.MeasurementLaunches = warmTime.Seconds(), warmCompiles, measured
+	rep.LaunchesCaptured = warmStats.Captured
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, rep.CandidateKernels)
-	fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
-	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", warmStats.Executed)
+	if cfg.replay {
+		fmt.Fprintf(stdout, "  launches captured:         %d (the step's own, into a graph: none executed)\n", warmStats.Captured)
+	} else {
+		fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
+	}
+	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", measured)
 	switch rep.CacheHits {
 	case len(tunable):
 		fmt.Fprintf(stdout, "  tune cache hit for all %d keys: nothing was measured\n", rep.CacheHits)
@@ -216,13 +245,23 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 
 	// 2. The real pass.
 	reg.SetProcessMode(registry.ProcessExecute)
-	fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
+	if cfg.replay {
+		fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d replays of the graph\n", reg.ProcessMode(), cfg.steps)
+	} else {
+		fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
+	}
 	compiles1 := d.Compiles()
 	times := make([]time.Duration, cfg.steps)
 	var created1 int64
 	for i := range times {
 		start := time.Now()
-		if err := m.Step(launch); err != nil {
+		var err error
+		if cfg.replay {
+			err = c.Replay(graph)
+		} else {
+			err = m.Step(launch)
+		}
+		if err != nil {
 			return fail("real step %d: %v", i+1, err)
 		}
 		if err := c.Sync(ctx); err != nil {
@@ -258,7 +297,12 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	fmt.Fprintf(stdout, "  first step:                %.2f ms, launch to result\n", rep.FirstStepMsWarm)
 	fmt.Fprintf(stdout, "  steady-state step:         %.2f ms median of %d (min–max %.2f–%.2f)\n", rep.StepMsMedian, len(steady), rep.StepMsMin, rep.StepMsMax)
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (compile stalls avoided: %d pipelines were compiled in warm-up)\n", rep.RealPassCompiles, warmCompiles)
-	fmt.Fprintf(stdout, "  GPU buffers created:       %d after the first step (activations from the device's buffer pool)\n", rep.RealBuffersCreated)
+	if cfg.replay {
+		fmt.Fprintf(stdout, "  replays:                   %d (%d launches each, no per-launch work in Go)\n", realStats.Replays, graph.Len())
+		fmt.Fprintf(stdout, "  GPU buffers created:       %d after the first step (activations fixed: the graph's buffers)\n", rep.RealBuffersCreated)
+	} else {
+		fmt.Fprintf(stdout, "  GPU buffers created:       %d after the first step (activations from the device's buffer pool)\n", rep.RealBuffersCreated)
+	}
 	if rep.RealPassCompiles != 0 {
 		return fail("the real pass compiled %d pipelines: the warm-up missed them", rep.RealPassCompiles)
 	}

@@ -103,3 +103,24 @@ func TestModelWarmupText(t *testing.T) {
 	assert.Contains(t, out, "CPU check:                 passed")
 	assert.Contains(t, out, "first step cold:")
 }
+
+// TestModelWarmupReplay: with -replay the warm-up captures the step (its
+// keys tuned first, their measurements run) and the real pass replays it:
+// 0 compiles and 0 buffers after the first step, and the CPU check passes.
+func TestModelWarmupReplay(t *testing.T) {
+	needAdapter(t)
+	rep := runModel(t, "-cache", "", "-out", "", "-replay", "-timing", "wall")
+	assert.True(t, rep.Replay)
+	assert.Equal(t, uint64(rep.LaunchesPerStep), rep.LaunchesCaptured, "the graph holds the step's launches")
+	assert.Equal(t, 7, rep.TunedKeys)
+	assert.Positive(t, rep.MeasurementLaunches, "the keys were measured before the capture recorded their winners")
+	assert.Equal(t, int64(rep.CandidateKernels), rep.WarmupCompiles)
+	assert.Zero(t, rep.RealPassCompiles)
+	assert.Zero(t, rep.RealBuffersCreated)
+	assert.True(t, rep.CPUCheck, "the replayed step computes the reference's logits")
+	assert.Equal(t, registry.ProcessExecute, registry.Default.ProcessMode())
+
+	code, _, errOut := runCmd(t, "warmup", "-workload", "ops", "-replay")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut, "-replay: not a flag of -workload ops")
+}

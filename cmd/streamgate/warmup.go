@@ -44,6 +44,7 @@ type warmupConfig struct {
 	timing    string
 	json      bool   // print one JSON object (warmupReport), not the text
 	adapter   string // wgpu.Options.Adapter
+	replay    bool   // -workload model: capture in the warm-up, replay in the real pass
 }
 
 // warmupReport is what warmup -json prints, as one JSON object; its field
