@@ -31,6 +31,17 @@
 // when a key's candidate needs that key's own decision, directly or
 // through others. Every wait ends when its context does.
 //
+// # Capture
+//
+// A tuner meets a capture (client.Client.Capture) as any launch does: a
+// decided key's winner launches through the tuner's client and, when that
+// is the capturing client, is recorded into the graph. An undecided key is
+// measured first: its candidates run on a fork of the capturing client (a
+// stream of its own, under a Measure override), outside the graph, and the
+// winner is then captured; the capture under a discarding process mode is
+// then the whole warm-up pass, tuning included. Under WithNoStall, a key
+// another chain is tuning captures its default candidate.
+//
 // # Sampling
 //
 // Each candidate is launched once to warm up (its pipeline compiles), then
