@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
@@ -28,7 +29,7 @@ fn main() {
 }
 `
 
-var counter = client.NewKernel("counter", counterWGSL, "main")
+var counter = gpu.NewKernel("counter", counterWGSL, "main")
 
 // gpuCount reads the counter buffer after syncing c.
 func gpuCount(t *testing.T, c *client.Client, buf *wgpu.Buffer) uint32 {
@@ -278,7 +279,7 @@ func TestGPULaunchErrorsLoseNothing(t *testing.T) {
 	c := client.New(d, client.WithRegistry(r))
 	buf := newCounter(t, d)
 	launchN(t, c, buf, 2)
-	bad := client.NewKernel("bad", "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }", "main")
+	bad := gpu.NewKernel("bad", "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }", "main")
 	var werr *wgpu.Error
 	require.ErrorAs(t, c.Launch(bad, [3]uint32{1, 1, 1}), &werr)
 	assert.Contains(t, werr.Message, "bad")
@@ -304,7 +305,7 @@ fn main() {
 	s.v[0] = 1u;
 }
 `
-	two := client.NewKernel("two", twoWGSL, "main")
+	two := gpu.NewKernel("two", twoWGSL, "main")
 	d := gputest.Open(t)
 	big, err := d.NewBuffer(256, 0)
 	require.NoError(t, err)
@@ -335,10 +336,10 @@ fn main() {
 			return c.Launch(two, [3]uint32{1, 1, 1}, count, nil)
 		},
 		"invalid-wgsl": func(c *client.Client, count *wgpu.Buffer) error {
-			return c.Launch(client.NewKernel("broken", "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }", "main"), [3]uint32{1, 1, 1})
+			return c.Launch(gpu.NewKernel("broken", "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }", "main"), [3]uint32{1, 1, 1})
 		},
 		"empty-source": func(c *client.Client, count *wgpu.Buffer) error {
-			return c.Launch(client.NewKernel("empty", "", "main"), [3]uint32{1, 1, 1})
+			return c.Launch(gpu.NewKernel("empty", "", "main"), [3]uint32{1, 1, 1})
 		},
 	}
 	for name, launchBad := range bad {
