@@ -66,6 +66,6 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(sum, "pipelines compiled:", dev.Compiles())
+	fmt.Println(sum, "pipelines compiled:", dev.Stats().Compiles)
 	// Output: [11 22 33 44] pipelines compiled: 1
 }

@@ -62,21 +62,21 @@ func TestGPUCompileDiscardsAndBatchCompilesOnce(t *testing.T) {
 	r.SetProcessMode(registry.ProcessCompile)
 	c := client.New(d, client.WithRegistry(r))
 	buf := newCounter(t, d)
-	before := d.Compiles()
+	before := d.Stats().Compiles
 
 	launchN(t, c, buf, 50)
 	assert.False(t, d.Compiled(counter), "under Compile a discarded launch only queues")
-	assert.Equal(t, int64(0), d.Compiles()-before)
+	assert.Equal(t, int64(0), d.Stats().Compiles-before)
 	require.NoError(t, c.CompileQueued(context.Background()))
 	assert.True(t, d.Compiled(counter))
-	assert.Equal(t, int64(1), d.Compiles()-before, "compiled exactly once")
+	assert.Equal(t, int64(1), d.Stats().Compiles-before, "compiled exactly once")
 	assert.Equal(t, uint32(0), gpuCount(t, c, buf), "50 launches executed 0 times")
 	assert.Equal(t, client.Stats{Discarded: 50, Queued: 1, BatchCompiled: 1}, c.Stats())
 
 	r.SetProcessMode(registry.ProcessExecute)
 	launchN(t, c, buf, 5)
 	assert.Equal(t, uint32(5), gpuCount(t, c, buf))
-	assert.Equal(t, int64(1), d.Compiles()-before, "the real pass compiles nothing")
+	assert.Equal(t, int64(1), d.Stats().Compiles-before, "the real pass compiles nothing")
 }
 
 func TestGPUCompileAndAutotuneCompilesNow(t *testing.T) {

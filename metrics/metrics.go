@@ -44,7 +44,7 @@ type Service struct {
 	KernelsBatchCompiled uint64 `json:"kernels_batch_compiled"`
 }
 
-// Device is what an open wgpu device holds and has done (wgpu.DeviceCounts).
+// Device is what an open wgpu device holds and has done (wgpu.Stats).
 type Device struct {
 	Adapter           string `json:"adapter"`            // the adapter's name
 	PipelinesCompiled int64  `json:"pipelines_compiled"` // a counter

@@ -16,7 +16,7 @@ import (
 // A device with a logger of its own, and what it holds after one launch.
 // The driver's own log goes to slog too (wgpu.SetLogger); by default
 // warnings and errors go to slog.Default().
-func ExampleDevice_Counts() {
+func ExampleDevice_Stats() {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	d, err := wgpu.Open(wgpu.Options{Logger: logger})
 	if err != nil {
@@ -37,7 +37,7 @@ func ExampleDevice_Counts() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	c := d.Counts()
+	c := d.Stats()
 	fmt.Println(got)
 	fmt.Printf("compiles=%d pipelines=%d buffers=%d streams=%d\n", c.Compiles, c.PipelinesCached, c.BuffersLive, c.StreamsLive)
 	// Output:

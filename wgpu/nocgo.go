@@ -59,9 +59,6 @@ func (d *Device) Info() AdapterInfo { return AdapterInfo{} }
 // AdapterIdentity returns "".
 func (d *Device) AdapterIdentity() string { return "" }
 
-// Compiles returns 0.
-func (d *Device) Compiles() int64 { return 0 }
-
 // Limits returns the zero Limits.
 func (d *Device) Limits() Limits { return Limits{} }
 
@@ -157,9 +154,6 @@ func Devices() []*Device { return nil }
 
 // SetLogger does nothing without cgo: there is no driver to log.
 func SetLogger(l *slog.Logger) {}
-
-// Counts returns the zero DeviceCounts.
-func (d *Device) Counts() DeviceCounts { return DeviceCounts{} }
 
 // Stats returns the zero Stats.
 func (d *Device) Stats() Stats { return Stats{} }

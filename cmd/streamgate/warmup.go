@@ -197,7 +197,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	// 1. The warm-up pass.
 	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its launches are discarded,\n", reg.ProcessMode())
 	fmt.Fprintf(stdout, "      its kernels compile, its ops are tuned (measurements execute under Measure overrides)\n")
-	compiles0, start := d.Compiles(), time.Now()
+	compiles0, start := d.Stats().Compiles, time.Now()
 	results, err := w.step(ctx, tu)
 	finishProgress()
 	if err != nil {
@@ -206,7 +206,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	if err := c.Sync(ctx); err != nil {
 		return fail("warm-up sync: %v", err)
 	}
-	warmTime, warmCompiles, warmStats := time.Since(start), d.Compiles()-compiles0, c.Stats()
+	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
 	cached := 0
 	for i, o := range w.ops {
 		res := results[i]
@@ -242,7 +242,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	// 2. The real pass.
 	reg.SetProcessMode(registry.ProcessExecute)
 	fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
-	compiles1 := d.Compiles()
+	compiles1 := d.Stats().Compiles
 	var total, best time.Duration
 	var ran []*tune.Result
 	for i := range cfg.steps {
@@ -259,7 +259,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 			best = dt
 		}
 	}
-	realCompiles := d.Compiles() - compiles1
+	realCompiles := d.Stats().Compiles - compiles1
 	realStats := c.Stats()
 	var winners []string
 	rep.Real.Kernels = map[string]string{}
