@@ -35,7 +35,7 @@ var counter = gpu.NewKernel("counter", counterWGSL, "main")
 func gpuCount(t *testing.T, c *client.Client, buf *wgpu.Buffer) uint32 {
 	t.Helper()
 	require.NoError(t, c.Sync(context.Background()))
-	v, err := buf.ReadUint32(context.Background())
+	v, err := wgpu.Read[uint32](context.Background(), buf, 0, int(buf.Size()/4))
 	require.NoError(t, err)
 	return v[0]
 }
@@ -44,7 +44,7 @@ func newCounter(t *testing.T, d *wgpu.Device) *wgpu.Buffer {
 	t.Helper()
 	buf, err := d.NewBuffer(4, 0)
 	require.NoError(t, err)
-	require.NoError(t, buf.WriteUint32([]uint32{0}))
+	require.NoError(t, wgpu.Write(buf, 0, []uint32{0}))
 	t.Cleanup(buf.Release)
 	return buf
 }

@@ -33,7 +33,7 @@ func ExampleDevice_Stats() {
 	if err := d.Launch(gpu.NewStreamID(), k, [3]uint32{1, 1, 1}, x); err != nil {
 		log.Fatal(err)
 	}
-	got, err := x.ReadUint32(context.Background())
+	got, err := wgpu.Read[uint32](context.Background(), x, 0, int(x.Size()/4))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -256,10 +256,10 @@ func TestIssue10NilKernels(t *testing.T) {
 		t.Errorf("Launch(nil kernel) = %v, want InvalidArgument", e)
 	}
 	var nb *wgpu.Buffer
-	if err := nb.Write([]byte{1, 2, 3, 4}); err == nil {
+	if err := wgpu.Write(nb, 0, []byte{1, 2, 3, 4}); err == nil {
 		t.Error("(*Buffer)(nil).Write = nil, want an error")
 	}
-	if _, err := nb.Read(ctx); err == nil {
+	if _, err := wgpu.Read[byte](ctx, nb, 0, int(nb.Size())); err == nil {
 		t.Error("(*Buffer)(nil).Read = nil, want an error")
 	}
 	nb.Release() // harmless

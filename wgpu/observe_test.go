@@ -24,7 +24,7 @@ func TestDevicesAndCounts(t *testing.T) {
 	if err := d.Launch(gpu.NewStreamID(), incKernel, [3]uint32{1, 1, 1}, b); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Read(context.Background()); err != nil {
+	if _, err := wgpu.Read[byte](context.Background(), b, 0, int(b.Size())); err != nil {
 		t.Fatal(err)
 	}
 	c := d.Stats()

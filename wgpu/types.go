@@ -1,7 +1,7 @@
 package wgpu
 
 // The plain types and constants of the buffer pools, the counts and the
-// typed helpers: in both builds, with cgo and without.
+// element types of buffer I/O: in both builds, with cgo and without.
 
 // DefaultStagingPoolBytes is how many bytes of idle staging buffers a
 // device keeps for read-backs when [Options].StagingPoolBytes is 0.
@@ -53,7 +53,7 @@ type Stats struct {
 	TempWaiting   int
 }
 
-// Numeric is the element types the typed helpers ([Write], [Read],
+// Numeric is the element types the buffer functions ([Write], [Read],
 // [ReadInto], [NewBufferFrom]) move to and from buffers: fixed-size
 // integers and floats, stored little-endian as WGSL reads them.
 type Numeric interface {

@@ -284,15 +284,15 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	}
 
 	// 3. The CPU check of the last real step.
-	gotC, err := w.c.ReadFloat32(ctx)
+	gotC, err := wgpu.Read[float32](ctx, w.c, 0, int(w.c.Size()/4))
 	if err != nil {
 		return fail("reading C: %v", err)
 	}
-	gotS, err := w.s.ReadFloat32(ctx)
+	gotS, err := wgpu.Read[float32](ctx, w.s, 0, int(w.s.Size()/4))
 	if err != nil {
 		return fail("reading S: %v", err)
 	}
-	gotSum, err := w.out.ReadFloat32(ctx)
+	gotSum, err := wgpu.Read[float32](ctx, w.out, 0, int(w.out.Size()/4))
 	if err != nil {
 		return fail("reading the sum: %v", err)
 	}
