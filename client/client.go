@@ -404,6 +404,6 @@ type Stats struct {
 // concurrent launches the counts need not be read at one instant. A launch
 // the service reports as not run through a call of this client (Launch,
 // Flush, Sync, Close) moves from Executed to Failed; one reported through a
-// call made elsewhere (a wgpu Buffer.Read that flushed the stream) is that
+// call made elsewhere (a wgpu.Read that flushed the stream) is that
 // call's error alone.
 func (c *Client) Stats() Stats { return c.stats.load() }

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/internal/fake"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 )
 
 // BenchmarkDiscardedLaunch is the launch path of a warm-up pass once every
@@ -19,7 +19,7 @@ func BenchmarkDiscardedLaunch(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			r := registry.New()
 			r.SetProcessMode(registry.ProcessCompile)
-			svc := fake.New()
+			svc := streamgatetest.NewService()
 			if err := svc.Compile(context.Background(), kA); err != nil {
 				b.Fatal(err)
 			}

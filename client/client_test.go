@@ -12,20 +12,20 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/fake"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 )
 
 var (
-	kA = client.NewKernel("a", "@compute @workgroup_size(1) fn main() {}", "main")
-	kB = client.NewKernel("b", "@compute @workgroup_size(2) fn main() {}", "main")
+	kA = gpu.NewKernel("a", "@compute @workgroup_size(1) fn main() {}", "main")
+	kB = gpu.NewKernel("b", "@compute @workgroup_size(2) fn main() {}", "main")
 )
 
-func newFake(t *testing.T, p registry.ProcessMode, opts ...client.Option) (*fake.Service, *registry.Registry, *client.Client) {
+func newFake(t *testing.T, p registry.ProcessMode, opts ...client.Option) (*streamgatetest.Service, *registry.Registry, *client.Client) {
 	t.Helper()
 	r := registry.New()
 	r.SetProcessMode(p)
-	svc := fake.New()
+	svc := streamgatetest.NewService()
 	c := client.New(svc, append([]client.Option{client.WithRegistry(r)}, opts...)...)
 	return svc, r, c
 }
@@ -119,7 +119,7 @@ func TestCompileErrors(t *testing.T) {
 func TestLaunchBadInput(t *testing.T) {
 	svc, _, c := newFake(t, registry.ProcessExecute)
 	assert.ErrorContains(t, c.Launch(nil, [3]uint32{1, 1, 1}), "nil kernel")
-	other := fake.New().NewBuffer(4)
+	other := streamgatetest.NewService().NewBuffer(4)
 	assert.ErrorContains(t, c.Launch(kA, [3]uint32{1, 1, 1}, other), "binding 0 is not a buffer of this service")
 	assert.Empty(t, svc.Pending(c.Stream().Stream))
 }
@@ -193,7 +193,7 @@ func TestDiscardedLaunchAllocs(t *testing.T) {
 }
 
 func TestDefaultRegistry(t *testing.T) {
-	c := client.New(fake.New())
+	c := client.New(streamgatetest.NewService())
 	assert.Same(t, registry.Default, c.Registry())
 	assert.NotEqual(t, client.SingleStream, c.Stream().Stream)
 }
@@ -201,7 +201,7 @@ func TestDefaultRegistry(t *testing.T) {
 // failingService is the fake service whose Sync reports the stream's
 // launches number 2 and 5 as not run, as a device does when the driver
 // rejects them at submit.
-type failingService struct{ *fake.Service }
+type failingService struct{ *streamgatetest.Service }
 
 func (f failingService) Sync(ctx context.Context, stream gpu.StreamID) error {
 	if err := f.Service.Sync(ctx, stream); err != nil {
@@ -217,7 +217,7 @@ func (f failingService) Sync(ctx context.Context, stream gpu.StreamID) error {
 // run move from Executed to Failed; another stream's failures do not count.
 func TestStatsCountOnlyLaunchesThatRan(t *testing.T) {
 	r := registry.New()
-	c := client.New(failingService{fake.New()}, client.WithRegistry(r))
+	c := client.New(failingService{streamgatetest.NewService()}, client.WithRegistry(r))
 	for range 6 {
 		require.NoError(t, c.Launch(kA, [3]uint32{1, 1, 1}))
 	}

@@ -43,7 +43,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 	if err := errors.Join(errA, errB, errOut); err != nil {
 		log.Fatal(err)
 	}
-	if err := errors.Join(a.WriteFloat32([]float32{1, 2, 3, 4}), b.WriteFloat32([]float32{10, 20, 30, 40})); err != nil {
+	if err := errors.Join(wgpu.Write(a, 0, []float32{1, 2, 3, 4}), wgpu.Write(b, 0, []float32{10, 20, 30, 40})); err != nil {
 		log.Fatal(err)
 	}
 	step := func() error { return c.Launch(add, [3]uint32{(n + 63) / 64, 1, 1}, a, b, out) }
@@ -62,10 +62,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 	if err := step(); err != nil { // the real step: no compile stall
 		log.Fatal(err)
 	}
-	sum, err := out.ReadFloat32(context.Background()) // submits the launches, waits, reads back
+	sum, err := wgpu.Read[float32](context.Background(), out, 0, n) // submits the launches, waits, reads back
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(sum, "pipelines compiled:", dev.Compiles())
+	fmt.Println(sum, "pipelines compiled:", dev.Stats().Compiles)
 	// Output: [11 22 33 44] pipelines compiled: 1
 }

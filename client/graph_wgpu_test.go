@@ -54,12 +54,12 @@ func TestGPUWarmupIsCapture(t *testing.T) {
 	r.SetProcessMode(registry.ProcessCompile)
 	c := client.New(d, client.WithRegistry(r))
 	buf := zeroCounter(t, d)
-	before := d.Compiles()
+	before := d.Stats().Compiles
 	g, err := c.Capture(func() error {
 		return errors.Join(c.Launch(counter, [3]uint32{1, 1, 1}, buf), c.Launch(counter2, [3]uint32{1, 1, 1}, buf), c.Launch(counter, [3]uint32{1, 1, 1}, buf))
 	})
 	require.NoError(t, err)
-	assert.Equal(t, int64(2), d.Compiles()-before, "the capture compiled both kernels")
+	assert.Equal(t, int64(2), d.Stats().Compiles-before, "the capture compiled both kernels")
 	assert.True(t, d.Compiled(counter) && d.Compiled(counter2))
 	assert.Equal(t, uint32(0), readCount(t, c, buf), "a capture executes nothing")
 	assert.Equal(t, 0, c.Queued(), "a capture queues nothing")
@@ -69,7 +69,7 @@ func TestGPUWarmupIsCapture(t *testing.T) {
 		require.NoError(t, c.Replay(g))
 	}
 	assert.Equal(t, uint32(40), readCount(t, c, buf))
-	assert.Equal(t, int64(2), d.Compiles()-before, "the real pass compiles nothing")
+	assert.Equal(t, int64(2), d.Stats().Compiles-before, "the real pass compiles nothing")
 	assert.Equal(t, client.Stats{Captured: 3, Executed: 30, Replays: 10, ReplayedLaunches: 30}, c.Stats())
 }
 

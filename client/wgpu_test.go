@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
@@ -28,13 +29,13 @@ fn main() {
 }
 `
 
-var counter = client.NewKernel("counter", counterWGSL, "main")
+var counter = gpu.NewKernel("counter", counterWGSL, "main")
 
 // gpuCount reads the counter buffer after syncing c.
 func gpuCount(t *testing.T, c *client.Client, buf *wgpu.Buffer) uint32 {
 	t.Helper()
 	require.NoError(t, c.Sync(context.Background()))
-	v, err := buf.ReadUint32(context.Background())
+	v, err := wgpu.Read[uint32](context.Background(), buf, 0, int(buf.Size()/4))
 	require.NoError(t, err)
 	return v[0]
 }
@@ -43,7 +44,7 @@ func newCounter(t *testing.T, d *wgpu.Device) *wgpu.Buffer {
 	t.Helper()
 	buf, err := d.NewBuffer(4, 0)
 	require.NoError(t, err)
-	require.NoError(t, buf.WriteUint32([]uint32{0}))
+	require.NoError(t, wgpu.Write(buf, 0, []uint32{0}))
 	t.Cleanup(buf.Release)
 	return buf
 }
@@ -61,21 +62,21 @@ func TestGPUCompileDiscardsAndBatchCompilesOnce(t *testing.T) {
 	r.SetProcessMode(registry.ProcessCompile)
 	c := client.New(d, client.WithRegistry(r))
 	buf := newCounter(t, d)
-	before := d.Compiles()
+	before := d.Stats().Compiles
 
 	launchN(t, c, buf, 50)
 	assert.False(t, d.Compiled(counter), "under Compile a discarded launch only queues")
-	assert.Equal(t, int64(0), d.Compiles()-before)
+	assert.Equal(t, int64(0), d.Stats().Compiles-before)
 	require.NoError(t, c.CompileQueued(context.Background()))
 	assert.True(t, d.Compiled(counter))
-	assert.Equal(t, int64(1), d.Compiles()-before, "compiled exactly once")
+	assert.Equal(t, int64(1), d.Stats().Compiles-before, "compiled exactly once")
 	assert.Equal(t, uint32(0), gpuCount(t, c, buf), "50 launches executed 0 times")
 	assert.Equal(t, client.Stats{Discarded: 50, Queued: 1, BatchCompiled: 1}, c.Stats())
 
 	r.SetProcessMode(registry.ProcessExecute)
 	launchN(t, c, buf, 5)
 	assert.Equal(t, uint32(5), gpuCount(t, c, buf))
-	assert.Equal(t, int64(1), d.Compiles()-before, "the real pass compiles nothing")
+	assert.Equal(t, int64(1), d.Stats().Compiles-before, "the real pass compiles nothing")
 }
 
 func TestGPUCompileAndAutotuneCompilesNow(t *testing.T) {
@@ -278,7 +279,7 @@ func TestGPULaunchErrorsLoseNothing(t *testing.T) {
 	c := client.New(d, client.WithRegistry(r))
 	buf := newCounter(t, d)
 	launchN(t, c, buf, 2)
-	bad := client.NewKernel("bad", "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }", "main")
+	bad := gpu.NewKernel("bad", "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }", "main")
 	var werr *wgpu.Error
 	require.ErrorAs(t, c.Launch(bad, [3]uint32{1, 1, 1}), &werr)
 	assert.Contains(t, werr.Message, "bad")
@@ -304,7 +305,7 @@ fn main() {
 	s.v[0] = 1u;
 }
 `
-	two := client.NewKernel("two", twoWGSL, "main")
+	two := gpu.NewKernel("two", twoWGSL, "main")
 	d := gputest.Open(t)
 	big, err := d.NewBuffer(256, 0)
 	require.NoError(t, err)
@@ -335,10 +336,10 @@ fn main() {
 			return c.Launch(two, [3]uint32{1, 1, 1}, count, nil)
 		},
 		"invalid-wgsl": func(c *client.Client, count *wgpu.Buffer) error {
-			return c.Launch(client.NewKernel("broken", "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }", "main"), [3]uint32{1, 1, 1})
+			return c.Launch(gpu.NewKernel("broken", "@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }", "main"), [3]uint32{1, 1, 1})
 		},
 		"empty-source": func(c *client.Client, count *wgpu.Buffer) error {
-			return c.Launch(client.NewKernel("empty", "", "main"), [3]uint32{1, 1, 1})
+			return c.Launch(gpu.NewKernel("empty", "", "main"), [3]uint32{1, 1, 1})
 		},
 	}
 	for name, launchBad := range bad {

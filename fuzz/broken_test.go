@@ -1,4 +1,4 @@
-package fuzz_test
+package fuzz
 
 import (
 	"math/rand/v2"
@@ -9,7 +9,6 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/streamgate/streamgate/fuzz"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -67,7 +66,7 @@ func (r *splitRegistry) update(fn func([]splitEntry) []splitEntry) {
 	}
 }
 
-func (r *splitRegistry) Set(mode registry.StreamMode, s registry.ServiceStream) fuzz.Override {
+func (r *splitRegistry) Set(mode registry.StreamMode, s registry.ServiceStream) override {
 	e := splitEntry{id: r.ids.Add(1), mode: mode, stream: s}
 	add := func(cur []splitEntry) []splitEntry { return append(slices.Clip(cur), e) }
 	if r.wrongOrder {
@@ -147,7 +146,7 @@ type newestOverride struct {
 	released bool // guarded by r.mu
 }
 
-func (r *newestRegistry) Set(mode registry.StreamMode, s registry.ServiceStream) fuzz.Override {
+func (r *newestRegistry) Set(mode registry.StreamMode, s registry.ServiceStream) override {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	o := &newestOverride{r: r, mode: mode, stream: s}
@@ -214,16 +213,16 @@ func (r *newestRegistry) ProcessMode() registry.ProcessMode {
 }
 
 // TestDifferentialCatchesReleaseNewest: FuzzRegistry's body (decode, then
-// fuzz.RunSequential) fails on the newest-releasing registry, for a crafted
+// runSequential) fails on the newest-releasing registry, for a crafted
 // input, for the committed seeds, and for an input found by a seeded random
 // search of byte strings, while the real registry passes all of them.
 func TestDifferentialCatchesReleaseNewest(t *testing.T) {
-	body := func(r fuzz.Registry, data []byte) error { return fuzz.RunSequential(r, fuzz.DecodeOps(data)) }
-	newest := func() fuzz.Registry { return &newestRegistry{} }
-	real := func() fuzz.Registry { return fuzz.Wrap(registry.New()) }
+	body := func(r registryAPI, data []byte) error { return runSequential(r, decodeOps(data)) }
+	newest := func() registryAPI { return &newestRegistry{} }
+	real := func() registryAPI { return wrap(registry.New()) }
 
 	t.Run("crafted", func(t *testing.T) {
-		data := fuzz.EncodeOps(seq(set(0, E, s11), set(1, D, s11), rel(0), mode(s11, E)))
+		data := encodeOps(seq(set(0, E, s11), set(1, D, s11), rel(0), mode(s11, E)))
 		err := body(newest(), data)
 		if err == nil {
 			t.Fatal("the newest-releasing registry passed")
@@ -237,7 +236,7 @@ func TestDifferentialCatchesReleaseNewest(t *testing.T) {
 	t.Run("seeds", func(t *testing.T) {
 		caught := 0
 		for name, ops := range registrySeeds {
-			if body(newest(), fuzz.EncodeOps(ops)) != nil {
+			if body(newest(), encodeOps(ops)) != nil {
 				caught++
 			} else {
 				t.Logf("seed %s does not catch it", name)
@@ -273,7 +272,7 @@ func TestDifferentialCatchesReleaseNewest(t *testing.T) {
 // check can catch it (TestLinearizabilityCatchesSplitCounts).
 func TestDifferentialMissesSplitCounts(t *testing.T) {
 	for name, ops := range registrySeeds {
-		if err := fuzz.RunSequential(&splitRegistry{wrongOrder: true}, ops); err != nil {
+		if err := runSequential(&splitRegistry{wrongOrder: true}, ops); err != nil {
 			t.Errorf("seed %s: %v", name, err)
 		}
 	}
@@ -297,7 +296,7 @@ func TestDifferentialMissesSplitCounts(t *testing.T) {
 func TestLinearizabilityCatchesSplitCounts(t *testing.T) {
 	for _, wrong := range []bool{true, false} {
 		r := &splitRegistry{wrongOrder: wrong}
-		s := fuzz.NewSession(r, 2)
+		s := newSession(r, 2)
 		s.Do(0, set(0, E, s11))
 		s.Do(0, set(1, E, s11))
 		paused, resume := make(chan struct{}), make(chan struct{})
@@ -317,7 +316,7 @@ func TestLinearizabilityCatchesSplitCounts(t *testing.T) {
 		<-done
 		s.ReleaseAll()
 		h := s.History()
-		res := fuzz.CheckHistory(h, checkTimeout)
+		res := checkHistory(h, checkTimeout)
 		switch {
 		case wrong && res != porcupine.Illegal:
 			t.Errorf("wrong order: porcupine said %q, want %q\n%v", res, porcupine.Illegal, h)
@@ -331,11 +330,11 @@ func TestLinearizabilityCatchesSplitCounts(t *testing.T) {
 
 // TestPartitionKeepsViolations: the split-count history above stays
 // illegal when every other kind of call joins it — a Live (which ties all
-// streams into one part), a Resolve and process mode calls — so Partition
+// streams into one part), a Resolve and process mode calls — so partition
 // never hides a violation by cutting the history where it must not.
 func TestPartitionKeepsViolations(t *testing.T) {
 	r := &splitRegistry{wrongOrder: true}
-	s := fuzz.NewSession(r, 2)
+	s := newSession(r, 2)
 	s.Do(0, setProcess(registry.ProcessCompile))
 	s.Do(0, set(0, E, s11))
 	s.Do(0, set(1, E, s11))
@@ -359,10 +358,10 @@ func TestPartitionKeepsViolations(t *testing.T) {
 	s.Do(0, live(E))
 	s.ReleaseAll()
 	h := s.History()
-	if got := len(fuzz.Partition(h.Operations())); got != 1 {
+	if got := len(partition(h.Operations())); got != 1 {
 		t.Errorf("Partition made %d parts, want 1: Live ties every stream, Resolve the process mode", got)
 	}
-	if res := fuzz.CheckHistory(h, checkTimeout); res != porcupine.Illegal {
+	if res := checkHistory(h, checkTimeout); res != porcupine.Illegal {
 		t.Errorf("porcupine said %q, want %q\n%v", res, porcupine.Illegal, h)
 	}
 }
@@ -419,7 +418,7 @@ func (r *blindRegistry) update(fn func(old *blindState) *blindState) *blindState
 	}
 }
 
-func (r *blindRegistry) Set(mode registry.StreamMode, s registry.ServiceStream) fuzz.Override {
+func (r *blindRegistry) Set(mode registry.StreamMode, s registry.ServiceStream) override {
 	e := splitEntry{id: r.ids.Add(1), mode: mode, stream: s}
 	r.update(func(old *blindState) *blindState {
 		return &blindState{entries: append(slices.Clip(old.entries), e), process: old.process}
@@ -475,7 +474,7 @@ func (r *blindRegistry) ProcessMode() registry.ProcessMode { return r.state.Load
 // check can catch it (TestLinearizabilityCatchesBlindStore).
 func TestDifferentialMissesBlindStore(t *testing.T) {
 	for name, ops := range registrySeeds {
-		if err := fuzz.RunSequential(newBlindRegistry(true), ops); err != nil {
+		if err := runSequential(newBlindRegistry(true), ops); err != nil {
 			t.Errorf("seed %s: %v", name, err)
 		}
 	}
@@ -496,7 +495,7 @@ func TestDifferentialMissesBlindStore(t *testing.T) {
 func TestLinearizabilityCatchesBlindStore(t *testing.T) {
 	for _, blind := range []bool{true, false} {
 		r := newBlindRegistry(blind)
-		s := fuzz.NewSession(r, 2)
+		s := newSession(r, 2)
 		paused, resume := make(chan struct{}), make(chan struct{})
 		pause := func() { close(paused); <-resume }
 		r.pause.Store(&pause)
@@ -514,7 +513,7 @@ func TestLinearizabilityCatchesBlindStore(t *testing.T) {
 		s.Do(0, live(E))
 		s.ReleaseAll()
 		h := s.History()
-		res := fuzz.CheckHistory(h, checkTimeout)
+		res := checkHistory(h, checkTimeout)
 		switch {
 		case blind && res != porcupine.Illegal:
 			t.Errorf("blind store: porcupine said %q, want %q\n%v", res, porcupine.Illegal, h)

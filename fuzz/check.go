@@ -11,17 +11,17 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// Model is the porcupine model of a registry: the sequential model of
-// internal/model stepped by the calls of a [History], partitioned as
-// [Partition] says. Inputs are [Call] values and outputs their Out.
-var Model = porcupine.Model{
-	Partition: Partition,
+// registryModel is the porcupine model of a registry: the sequential model of
+// internal/model stepped by the calls of a [history], partitioned as
+// [partition] says. Inputs are [call] values and outputs their Out.
+var registryModel = porcupine.Model{
+	Partition: partition,
 	Init:      func() any { return newLinState(&model.Registry{}) },
 	Step:      step,
 	Equal:     func(a, b any) bool { return a.(*linState).key == b.(*linState).key },
 	Hash:      func(s any) uint64 { return maphash.String(hashSeed, s.(*linState).key) },
 	DescribeOperation: func(in, _ any) string {
-		return in.(Call).String()
+		return in.(call).String()
 	},
 	DescribeState: func(s any) string { return s.(*linState).key },
 }
@@ -40,39 +40,39 @@ func newLinState(m *model.Registry) *linState { return &linState{m: m, key: m.Ke
 // step applies call in to state s and reports whether its output agrees.
 // Reads return s itself; writes a modified copy.
 func step(s, in, out any) (bool, any) {
-	st, c, got := s.(*linState), in.(Call), out.(int)
+	st, c, got := s.(*linState), in.(call), out.(int)
 	m := st.m
 	switch c.Op.Kind {
-	case OpSet:
+	case opSet:
 		m = m.Clone()
 		m.Insert(model.Override{ID: c.Op.Override, Mode: c.Op.Mode, Stream: c.Op.Stream})
 		return true, newLinState(m)
-	case OpRelease, OpReleaseAgain:
+	case opRelease, opReleaseAgain:
 		m = m.Clone()
 		if !m.Release(c.Op.Override) {
 			return true, st // already released: nothing changes
 		}
 		return true, newLinState(m)
-	case OpMode:
+	case opMode:
 		return got == int(m.Mode(c.Op.Stream, c.Op.Mode)), st
-	case OpResolve:
+	case opResolve:
 		return got == int(m.Resolve(c.Op.Stream)), st
-	case OpLive:
+	case opLive:
 		return got == m.Live(c.Op.Mode), st
-	case OpSetProcessMode:
+	case opSetProcessMode:
 		if got != int(m.Process) {
 			return false, st
 		}
 		m = m.Clone()
 		m.SetProcessMode(c.Op.Process)
 		return true, newLinState(m)
-	case OpProcessMode:
+	case opProcessMode:
 		return got == int(m.Process), st
 	}
 	panic(fmt.Sprintf("fuzz: unknown op kind %d", c.Op.Kind))
 }
 
-// Partition splits a registry history into independent parts that can be
+// partition splits a registry history into independent parts that can be
 // checked one at a time: porcupine's cost grows with the number of
 // concurrent calls, so small parts are much faster to check.
 //
@@ -86,7 +86,7 @@ func step(s, in, out any) (bool, any) {
 //   - Resolve(s): s's list and the process mode;
 //   - Live: every stream's list.
 //
-// So Partition does not simply cut by stream, which would drop Resolve and
+// So partition does not simply cut by stream, which would drop Resolve and
 // Live or check them against a part of the state they do not see. It joins
 // the objects that a call touches together (union-find) and returns one part
 // per joined group: with no Resolve or Live in a history, one part per
@@ -96,7 +96,7 @@ func step(s, in, out any) (bool, any) {
 // whole history is linearizable exactly when every part is. Release calls
 // carry their override's stream, so a Release and its Set always land in
 // the same part.
-func Partition(history []porcupine.Operation) [][]porcupine.Operation {
+func partition(history []porcupine.Operation) [][]porcupine.Operation {
 	const process = 0 // object 0 is the process mode; streams are 1…
 	objects := map[registry.ServiceStream]int{}
 	parent := []int{process}
@@ -120,13 +120,13 @@ func Partition(history []porcupine.Operation) [][]porcupine.Operation {
 	// get an object of their own, joined afterwards to every stream.
 	live := -1
 	for _, op := range history {
-		c := op.Input.(Call)
+		c := op.Input.(call)
 		switch c.Op.Kind {
-		case OpSet, OpRelease, OpReleaseAgain, OpMode:
+		case opSet, opRelease, opReleaseAgain, opMode:
 			object(c.Op.Stream)
-		case OpResolve:
+		case opResolve:
 			union(object(c.Op.Stream), process)
-		case OpLive:
+		case opLive:
 			if live < 0 {
 				live = len(parent)
 				parent = append(parent, live)
@@ -142,12 +142,12 @@ func Partition(history []porcupine.Operation) [][]porcupine.Operation {
 	parts := map[int]int{} // group root → index in out
 	var out [][]porcupine.Operation
 	for _, op := range history {
-		c := op.Input.(Call)
+		c := op.Input.(call)
 		o := process
 		switch c.Op.Kind {
-		case OpSet, OpRelease, OpReleaseAgain, OpMode, OpResolve:
+		case opSet, opRelease, opReleaseAgain, opMode, opResolve:
 			o = object(c.Op.Stream)
-		case OpLive:
+		case opLive:
 			o = live
 		}
 		root := find(o)
@@ -163,7 +163,7 @@ func Partition(history []porcupine.Operation) [][]porcupine.Operation {
 }
 
 // Operations turns h into porcupine's form.
-func (h History) Operations() []porcupine.Operation {
+func (h history) Operations() []porcupine.Operation {
 	ops := make([]porcupine.Operation, len(h))
 	for i, c := range h {
 		ops[i] = porcupine.Operation{ClientId: c.Goroutine, Input: c, Output: c.Out, Call: c.Start, Return: c.End}
@@ -171,9 +171,9 @@ func (h History) Operations() []porcupine.Operation {
 	return ops
 }
 
-// CheckHistory checks h for linearizability against [Model]:
+// checkHistory checks h for linearizability against [registryModel]:
 // porcupine.Ok when it is linearizable, porcupine.Illegal when it is not,
 // porcupine.Unknown when the check ran out of time (0: no limit).
-func CheckHistory(h History, timeout time.Duration) porcupine.CheckResult {
-	return porcupine.CheckOperationsTimeout(Model, h.Operations(), timeout)
+func checkHistory(h history, timeout time.Duration) porcupine.CheckResult {
+	return porcupine.CheckOperationsTimeout(registryModel, h.Operations(), timeout)
 }

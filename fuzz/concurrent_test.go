@@ -1,11 +1,10 @@
-package fuzz_test
+package fuzz
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/streamgate/streamgate/fuzz"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -13,15 +12,15 @@ import (
 // mixing every kind of op: Sets on any stream, Releases of their own
 // overrides in any order, Releases again, Shared Releases of anyone's, and
 // every read and process mode change.
-func randomProgram(rng *rand.Rand, goroutines, ops int) fuzz.Program {
-	p := make(fuzz.Program, goroutines)
+func randomProgram(rng *rand.Rand, goroutines, ops int) program {
+	p := make(program, goroutines)
 	for g := range p {
 		sets := 0
 		var held, released []int
 		for range ops {
-			s := fuzz.Streams[rng.IntN(len(fuzz.Streams))]
+			s := streams[rng.IntN(len(streams))]
 			m := registry.StreamMode(rng.IntN(2))
-			var op fuzz.Op
+			var op regOp
 			switch k := rng.IntN(12); {
 			case k < 3 || k == 3 && len(held) == 0:
 				op = set(sets, m, s)
@@ -74,7 +73,7 @@ func TestRandomHistories(t *testing.T) {
 			rng := rand.New(rand.NewPCG(3, 3))
 			for i := 0; i < histories && !t.Failed(); i++ {
 				goroutines := 4 + rng.IntN(5)
-				checkConcurrent(t, fuzz.Wrap(registry.New()), randomProgram(rng, goroutines, 4+rng.IntN(13)))
+				checkConcurrent(t, wrap(registry.New()), randomProgram(rng, goroutines, 4+rng.IntN(13)))
 			}
 			if c == nil {
 				return

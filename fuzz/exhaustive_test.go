@@ -1,10 +1,9 @@
-package fuzz_test
+package fuzz
 
 import (
 	"fmt"
 	"testing"
 
-	"github.com/streamgate/streamgate/fuzz"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -62,7 +61,7 @@ func modePatterns(n int) [][]registry.StreamMode {
 
 // TestReleaseOrders sets n nested overrides on one stream and releases
 // them in every order (all 720 at n = 6), releasing each a second time
-// right after its first release. fuzz.RunSequential compares every read
+// right after its first release. runSequential compares every read
 // (Mode of every stream under both defaults, Resolve, Live, ProcessMode)
 // with the model after every op. Half the orders run under ProcessCompile,
 // and half with an Execute override on stream 1 of the other service. They
@@ -91,7 +90,7 @@ func releaseOrders(t *testing.T) {
 						return
 					}
 					k++
-					var ops fuzz.Ops
+					var ops regOps
 					if k%2 == 0 {
 						ops = append(ops, setProcess(registry.ProcessCompile))
 					}
@@ -106,7 +105,7 @@ func releaseOrders(t *testing.T) {
 					for _, i := range order {
 						ops = append(ops, rel(base+i), again(base+i))
 					}
-					if err := fuzz.RunSequential(fuzz.Wrap(registry.New()), ops); err != nil {
+					if err := runSequential(wrap(registry.New()), ops); err != nil {
 						t.Errorf("modes %v, release order %v: %v", modes, order, err)
 					}
 				})

@@ -1,4 +1,4 @@
-package fuzz_test
+package fuzz
 
 import (
 	"testing"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/streamgate/streamgate/fuzz"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -15,27 +14,27 @@ import (
 // is reported as a failure, never taken as a pass.
 const checkTimeout = 30 * time.Second
 
-// FuzzRegistry applies the decoded ops (see fuzz.DecodeOps) to a new
+// FuzzRegistry applies the decoded ops (see decodeOps) to a new
 // registry and to the sequential model, failing on the first difference.
 func FuzzRegistry(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := fuzz.RunSequential(fuzz.Wrap(registry.New()), fuzz.DecodeOps(data)); err != nil {
+		if err := runSequential(wrap(registry.New()), decodeOps(data)); err != nil {
 			t.Fatal(err)
 		}
 	})
 }
 
-// FuzzLockfree applies the decoded ops (see fuzz.DecodeSliceOps) to a
+// FuzzLockfree applies the decoded ops (see decodeSliceOps) to a
 // lockfree.Slice and to a plain slice, failing on the first difference.
 func FuzzLockfree(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := fuzz.RunSlice(fuzz.DecodeSliceOps(data)); err != nil {
+		if err := runSlice(decodeSliceOps(data)); err != nil {
 			t.Fatal(err)
 		}
 	})
 }
 
-// FuzzConcurrent runs the decoded program (see fuzz.DecodeProgram) on a new
+// FuzzConcurrent runs the decoded program (see decodeProgram) on a new
 // registry, two to four goroutines at once, and checks the recorded history
 // for linearizability. Its writers lose races on purpose (see contend):
 // they retry their compare-and-swaps, after a copy or after the other
@@ -43,16 +42,16 @@ func FuzzLockfree(f *testing.F) {
 func FuzzConcurrent(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		contend(t)
-		checkConcurrent(t, fuzz.Wrap(registry.New()), fuzz.DecodeProgram(data))
+		checkConcurrent(t, wrap(registry.New()), decodeProgram(data))
 	})
 }
 
 // checkConcurrent runs p on r, checks the history, and checks r is empty
 // afterwards.
-func checkConcurrent(t *testing.T, r fuzz.Registry, p fuzz.Program) {
+func checkConcurrent(t *testing.T, r registryAPI, p program) {
 	t.Helper()
-	h := fuzz.Run(r, p)
-	switch res := fuzz.CheckHistory(h, checkTimeout); res {
+	h := run(r, p)
+	switch res := checkHistory(h, checkTimeout); res {
 	case porcupine.Ok:
 	case porcupine.Illegal:
 		t.Fatalf("history not linearizable\nprogram:\n%vhistory:\n%v", p, h)
@@ -63,8 +62,8 @@ func checkConcurrent(t *testing.T, r fuzz.Registry, p fuzz.Program) {
 }
 
 // checkEmpty checks that r has no live override: zero live counts, and
-// every stream of fuzz.Streams (and one never used) at its default.
-func checkEmpty(t *testing.T, r fuzz.Registry) {
+// every stream of streams (and one never used) at its default.
+func checkEmpty(t *testing.T, r registryAPI) {
 	t.Helper()
 	for _, mode := range []registry.StreamMode{registry.Execute, registry.Discard} {
 		if n := r.Live(mode); n != 0 {
@@ -72,7 +71,7 @@ func checkEmpty(t *testing.T, r fuzz.Registry) {
 		}
 	}
 	def := r.ProcessMode().StreamMode()
-	for _, s := range append(fuzz.Streams[:], registry.ServiceStream{Service: 9, Stream: 9}) {
+	for _, s := range append(streams[:], registry.ServiceStream{Service: 9, Stream: 9}) {
 		for _, d := range []registry.StreamMode{registry.Execute, registry.Discard} {
 			if got := r.Mode(s, d); got != d {
 				t.Errorf("Mode(%v, %v) = %v, want %v", s, d, got, d)

@@ -1,11 +1,10 @@
-package fuzz_test
+package fuzz
 
 import (
 	"testing"
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/streamgate/streamgate/fuzz"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -19,15 +18,15 @@ func TestIssue3RacingReleases(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		runs = 2_000
 	}
-	p := fuzz.Program{
+	p := program{
 		{set(0, E, s11), rel(0), live(E), mode(s11, D)},
 		{relShared(0), live(E), mode(s11, D), live(E)},
 		{relShared(0), mode(s11, D), live(E), mode(s11, D)},
 		{relShared(0), live(E), mode(s11, D), live(E)},
 	}
 	for i := range runs {
-		h := fuzz.Run(fuzz.Wrap(registry.New()), p)
-		if res := fuzz.CheckHistory(h, checkTimeout); res != porcupine.Ok {
+		h := run(wrap(registry.New()), p)
+		if res := checkHistory(h, checkTimeout); res != porcupine.Ok {
 			t.Fatalf("run %d: porcupine said %q\n%v", i, res, h)
 		}
 	}

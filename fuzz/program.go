@@ -5,17 +5,17 @@ import (
 	"strings"
 )
 
-// MaxGoroutineOps caps the ops of one goroutine in a decoded [Program], so
+// maxGoroutineOps caps the ops of one goroutine in a decoded [program], so
 // that checking its history stays fast whatever the fuzzer feeds.
-const MaxGoroutineOps = 12
+const maxGoroutineOps = 12
 
-// Program is what each of several goroutines does to one registry: one
-// [Ops] sequence per goroutine. A Release that is not Shared names an
+// program is what each of several goroutines does to one registry: one
+// [regOps] sequence per goroutine. A Release that is not Shared names an
 // override by its position among its own goroutine's Sets.
-type Program []Ops
+type program []regOps
 
 // String lists each goroutine's ops.
-func (p Program) String() string {
+func (p program) String() string {
 	var b strings.Builder
 	for g, ops := range p {
 		fmt.Fprintf(&b, "goroutine %d:\n", g)
@@ -26,32 +26,32 @@ func (p Program) String() string {
 	return b.String()
 }
 
-// DecodeProgram decodes data into a program of two to four goroutines. The
+// decodeProgram decodes data into a program of two to four goroutines. The
 // first byte picks how many (2 + data[0]%3); each further pair of bytes is
-// one op, decoded as in [DecodeOps], with the goroutine it belongs to in
+// one op, decoded as in [decodeOps], with the goroutine it belongs to in
 // bits 3 to 6 of its kind byte (modulo the number of goroutines) and, for a
 // Release, bit 7 set for a Shared one (for a Set, bit 7 makes it an
-// [OpBurst], as in DecodeOps, but only the program's first burst is one:
+// [opBurst], as in decodeOps, but only the program's first burst is one:
 // the linearizability check's time grows fast with the burst's hundreds of
 // ops, and one burst already runs concurrently with everything else). Ops
-// past [MaxGoroutineOps] for their goroutine are dropped.
-func DecodeProgram(data []byte) Program {
+// past [maxGoroutineOps] for their goroutine are dropped.
+func decodeProgram(data []byte) program {
 	n := 2
 	if len(data) > 0 {
 		n += int(data[0] % 3)
 		data = data[1:]
 	}
-	p := make(Program, n)
+	p := make(program, n)
 	o := make([]overrides, n)
 	for i := 0; i+1 < len(data); i += 2 {
 		k, a := data[i], data[i+1]
 		g := int(k>>3&15) % n
-		if len(p[g]) >= MaxGoroutineOps {
+		if len(p[g]) >= maxGoroutineOps {
 			continue
 		}
-		if op, ok := decodeOp(k, a, &o[g], k&0x80 != 0 && k&7 != byte(OpSet)); ok {
+		if op, ok := decodeOp(k, a, &o[g], k&0x80 != 0 && k&7 != byte(opSet)); ok {
 			p[g] = append(p[g], op)
-			if op.Kind == OpBurst {
+			if op.Kind == opBurst {
 				for j := range o {
 					o[j].noBursts = true
 				}
@@ -61,10 +61,10 @@ func DecodeProgram(data []byte) Program {
 	return p
 }
 
-// EncodeProgram returns bytes that [DecodeProgram] decodes to p, which must
-// have two to four goroutines of at most [MaxGoroutineOps] ops each. It
+// encodeProgram returns bytes that [decodeProgram] decodes to p, which must
+// have two to four goroutines of at most [maxGoroutineOps] ops each. It
 // panics when no bytes decode to p.
-func EncodeProgram(p Program) []byte {
+func encodeProgram(p program) []byte {
 	if len(p) < 2 || len(p) > 4 {
 		panic(fmt.Sprintf("fuzz: cannot encode a program of %d goroutines", len(p)))
 	}
@@ -76,12 +76,12 @@ func EncodeProgram(p Program) []byte {
 			if i >= len(ops) {
 				continue
 			}
-			if i >= MaxGoroutineOps {
-				panic(fmt.Sprintf("fuzz: goroutine %d has more than %d ops", g, MaxGoroutineOps))
+			if i >= maxGoroutineOps {
+				panic(fmt.Sprintf("fuzz: goroutine %d has more than %d ops", g, maxGoroutineOps))
 			}
 			done = false
 			k, a := encodeOp(ops[i], &o[g])
-			if ops[i].Kind == OpBurst {
+			if ops[i].Kind == opBurst {
 				for j := range o {
 					o[j].noBursts = true
 				}

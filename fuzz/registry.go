@@ -2,12 +2,12 @@ package fuzz
 
 import "github.com/streamgate/streamgate/registry"
 
-// Registry is what the harness drives: the API of *registry.Registry, with
+// registryAPI is what the harness drives: the API of *registry.registryAPI, with
 // Set returning an interface so that tests can substitute other (broken)
 // implementations. Implementations must be safe for concurrent use when
-// given to [Run].
-type Registry interface {
-	Set(mode registry.StreamMode, s registry.ServiceStream) Override
+// given to [run].
+type registryAPI interface {
+	Set(mode registry.StreamMode, s registry.ServiceStream) override
 	Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode
 	Resolve(s registry.ServiceStream) registry.StreamMode
 	Live(mode registry.StreamMode) int
@@ -15,18 +15,18 @@ type Registry interface {
 	ProcessMode() registry.ProcessMode
 }
 
-// Override is a live override from [Registry.Set]. Release must be
+// override is a live override from [registryAPI.Set]. Release must be
 // idempotent and callable from any goroutine.
-type Override interface {
+type override interface {
 	Release()
 }
 
-// Wrap adapts r to [Registry].
-func Wrap(r *registry.Registry) Registry { return wrapped{r} }
+// wrap adapts r to [registryAPI].
+func wrap(r *registry.Registry) registryAPI { return wrapped{r} }
 
-// wrapped is a *registry.Registry whose Set returns an [Override].
+// wrapped is a *registry.Registry whose Set returns an [override].
 type wrapped struct{ *registry.Registry }
 
-func (w wrapped) Set(mode registry.StreamMode, s registry.ServiceStream) Override {
+func (w wrapped) Set(mode registry.StreamMode, s registry.ServiceStream) override {
 	return w.Registry.Set(mode, s)
 }

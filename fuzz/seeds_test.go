@@ -1,4 +1,4 @@
-package fuzz_test
+package fuzz
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/streamgate/streamgate/fuzz"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -22,40 +21,40 @@ const (
 )
 
 var (
-	s11 = fuzz.Streams[0] // 1/1
-	s12 = fuzz.Streams[1] // 1/2
-	s21 = fuzz.Streams[2] // 2/1: stream 1 again, on service 2
+	s11 = streams[0] // 1/1
+	s12 = streams[1] // 1/2
+	s21 = streams[2] // 2/1: stream 1 again, on service 2
 )
 
 // Builders for readable scenarios. Overrides are named by their Set's
-// position (among all Sets in Ops, among the goroutine's in a Program).
-func set(i int, m registry.StreamMode, s registry.ServiceStream) fuzz.Op {
-	return fuzz.Op{Kind: fuzz.OpSet, Mode: m, Stream: s, Override: i}
+// position (among all Sets in regOps, among the goroutine's in a program).
+func set(i int, m registry.StreamMode, s registry.ServiceStream) regOp {
+	return regOp{Kind: opSet, Mode: m, Stream: s, Override: i}
 }
-func burst(i int, a byte) fuzz.Op { return fuzz.Op{Kind: fuzz.OpBurst, Arg: a, Override: i} }
-func rel(i int) fuzz.Op           { return fuzz.Op{Kind: fuzz.OpRelease, Override: i} }
-func again(i int) fuzz.Op         { return fuzz.Op{Kind: fuzz.OpReleaseAgain, Override: i} }
-func relShared(i int) fuzz.Op     { return fuzz.Op{Kind: fuzz.OpRelease, Override: i, Shared: true} }
-func mode(s registry.ServiceStream, def registry.StreamMode) fuzz.Op {
-	return fuzz.Op{Kind: fuzz.OpMode, Stream: s, Mode: def}
+func burst(i int, a byte) regOp { return regOp{Kind: opBurst, Arg: a, Override: i} }
+func rel(i int) regOp           { return regOp{Kind: opRelease, Override: i} }
+func again(i int) regOp         { return regOp{Kind: opReleaseAgain, Override: i} }
+func relShared(i int) regOp     { return regOp{Kind: opRelease, Override: i, Shared: true} }
+func mode(s registry.ServiceStream, def registry.StreamMode) regOp {
+	return regOp{Kind: opMode, Stream: s, Mode: def}
 }
-func resolve(s registry.ServiceStream) fuzz.Op { return fuzz.Op{Kind: fuzz.OpResolve, Stream: s} }
-func live(m registry.StreamMode) fuzz.Op       { return fuzz.Op{Kind: fuzz.OpLive, Mode: m} }
-func setProcess(p registry.ProcessMode) fuzz.Op {
-	return fuzz.Op{Kind: fuzz.OpSetProcessMode, Process: p}
+func resolve(s registry.ServiceStream) regOp { return regOp{Kind: opResolve, Stream: s} }
+func live(m registry.StreamMode) regOp       { return regOp{Kind: opLive, Mode: m} }
+func setProcess(p registry.ProcessMode) regOp {
+	return regOp{Kind: opSetProcessMode, Process: p}
 }
-func process() fuzz.Op { return fuzz.Op{Kind: fuzz.OpProcessMode} }
+func process() regOp { return regOp{Kind: opProcessMode} }
 
 // reads of s under both defaults.
-func reads(s registry.ServiceStream) []fuzz.Op { return []fuzz.Op{mode(s, E), mode(s, D)} }
+func reads(s registry.ServiceStream) []regOp { return []regOp{mode(s, E), mode(s, D)} }
 
-func seq(parts ...any) fuzz.Ops {
-	var ops fuzz.Ops
+func seq(parts ...any) regOps {
+	var ops regOps
 	for _, p := range parts {
 		switch p := p.(type) {
-		case fuzz.Op:
+		case regOp:
 			ops = append(ops, p)
-		case []fuzz.Op:
+		case []regOp:
 			ops = append(ops, p...)
 		default:
 			panic(fmt.Sprintf("seq: %T", p))
@@ -66,7 +65,7 @@ func seq(parts ...any) fuzz.Ops {
 
 // nested sets three overrides on s11, Execute/Discard/Execute, then
 // releases them in order.
-func nested(order ...int) fuzz.Ops {
+func nested(order ...int) regOps {
 	ops := seq(set(0, E, s11), reads(s11), set(1, D, s11), reads(s11), set(2, E, s11), reads(s11), live(E), live(D))
 	for _, i := range order {
 		ops = append(ops, seq(rel(i), reads(s11), live(E), live(D))...)
@@ -75,7 +74,7 @@ func nested(order ...int) fuzz.Ops {
 }
 
 // registrySeeds are the FuzzRegistry seeds, by file name.
-var registrySeeds = map[string]fuzz.Ops{
+var registrySeeds = map[string]regOps{
 	"nested-release-oldest-first": nested(0, 1, 2),
 	"nested-release-newest-first": nested(2, 1, 0),
 	"nested-release-middle-first": nested(1, 2, 0),
@@ -101,7 +100,7 @@ var registrySeeds = map[string]fuzz.Ops{
 }
 
 // concurrentSeeds are the FuzzConcurrent seeds, by file name.
-var concurrentSeeds = map[string]fuzz.Program{
+var concurrentSeeds = map[string]program{
 	// Two goroutines nest overrides on one stream and release them in
 	// different orders while a third reads.
 	"nested-one-stream": {
@@ -138,20 +137,20 @@ var concurrentSeeds = map[string]fuzz.Program{
 	},
 }
 
-func sliceOp(k fuzz.SliceKind) fuzz.SliceOp { return fuzz.SliceOp{Kind: k} }
-func appendOp(xs ...int) fuzz.SliceOp       { return fuzz.SliceOp{Kind: fuzz.SliceAppend, Elems: xs} }
-func deleteOp(k fuzz.PredKind, a, b int) fuzz.SliceOp {
-	return fuzz.SliceOp{Kind: fuzz.SliceDelete, Pred: fuzz.Pred{Kind: k, A: a, B: b}}
+func sliceOpOf(k sliceKind) sliceOp { return sliceOp{Kind: k} }
+func appendOp(xs ...int) sliceOp    { return sliceOp{Kind: sliceAppend, Elems: xs} }
+func deleteOp(k predKind, a, b int) sliceOp {
+	return sliceOp{Kind: sliceDelete, Pred: pred{Kind: k, A: a, B: b}}
 }
 
 // sliceSeeds are the FuzzLockfree seeds, by file name.
-var sliceSeeds = map[string]fuzz.SliceOps{
-	"append-delete-snapshots": {sliceOp(fuzz.SliceLoad), appendOp(1, 2, 3), sliceOp(fuzz.SliceLoad), appendOp(4),
-		deleteOp(fuzz.PredMod, 2, 0), sliceOp(fuzz.SliceLoad), deleteOp(fuzz.PredEqual, 7, 0), sliceOp(fuzz.SliceLen)},
-	"delete-all-then-append": {appendOp(5, 5, 5), deleteOp(fuzz.PredEqual, 5, 0), sliceOp(fuzz.SliceLoad),
-		appendOp(), appendOp(0), deleteOp(fuzz.PredAll, 0, 0), deleteOp(fuzz.PredNone, 0, 0), sliceOp(fuzz.SliceLen)},
-	"delete-first-middle-last": {appendOp(1, 2, 3), appendOp(4, 5, 6), sliceOp(fuzz.SliceLoad),
-		deleteOp(fuzz.PredEqual, 1, 0), deleteOp(fuzz.PredEqual, 4, 0), deleteOp(fuzz.PredEqual, 6, 0), deleteOp(fuzz.PredLess, 3, 0)},
+var sliceSeeds = map[string]sliceOps{
+	"append-delete-snapshots": {sliceOpOf(sliceLoad), appendOp(1, 2, 3), sliceOpOf(sliceLoad), appendOp(4),
+		deleteOp(predMod, 2, 0), sliceOpOf(sliceLoad), deleteOp(predEqual, 7, 0), sliceOpOf(sliceLen)},
+	"delete-all-then-append": {appendOp(5, 5, 5), deleteOp(predEqual, 5, 0), sliceOpOf(sliceLoad),
+		appendOp(), appendOp(0), deleteOp(predAll, 0, 0), deleteOp(predNone, 0, 0), sliceOpOf(sliceLen)},
+	"delete-first-middle-last": {appendOp(1, 2, 3), appendOp(4, 5, 6), sliceOpOf(sliceLoad),
+		deleteOp(predEqual, 1, 0), deleteOp(predEqual, 4, 0), deleteOp(predEqual, 6, 0), deleteOp(predLess, 3, 0)},
 }
 
 // corpusFile is a Go fuzz corpus file holding data.
@@ -188,13 +187,13 @@ func TestSeedCorpus(t *testing.T) {
 	}
 	targets := map[string]map[string]seed{"FuzzRegistry": {}, "FuzzConcurrent": {}, "FuzzLockfree": {}}
 	for name, ops := range registrySeeds {
-		targets["FuzzRegistry"][name] = seed{fuzz.EncodeOps(ops), ops.String()}
+		targets["FuzzRegistry"][name] = seed{encodeOps(ops), ops.String()}
 	}
 	for name, p := range concurrentSeeds {
-		targets["FuzzConcurrent"][name] = seed{fuzz.EncodeProgram(p), p.String()}
+		targets["FuzzConcurrent"][name] = seed{encodeProgram(p), p.String()}
 	}
 	for name, ops := range sliceSeeds {
-		targets["FuzzLockfree"][name] = seed{fuzz.EncodeSliceOps(ops), ops.String()}
+		targets["FuzzLockfree"][name] = seed{encodeSliceOps(ops), ops.String()}
 	}
 	for target, seeds := range targets {
 		for name, sd := range seeds {
@@ -202,11 +201,11 @@ func TestSeedCorpus(t *testing.T) {
 				var got string
 				switch target {
 				case "FuzzRegistry":
-					got = fuzz.DecodeOps(sd.data).String()
+					got = decodeOps(sd.data).String()
 				case "FuzzConcurrent":
-					got = fuzz.DecodeProgram(sd.data).String()
+					got = decodeProgram(sd.data).String()
 				case "FuzzLockfree":
-					got = fuzz.DecodeSliceOps(sd.data).String()
+					got = decodeSliceOps(sd.data).String()
 				}
 				if got != sd.text {
 					t.Fatalf("the encoding decodes to\n%vwant\n%v", got, sd.text)
@@ -228,21 +227,21 @@ func TestSeedCorpus(t *testing.T) {
 	}
 }
 
-// TestBurstsAreCapped: past MaxBursts, a Set with the burst flag decodes as
+// TestBurstsAreCapped: past maxBursts, a Set with the burst flag decodes as
 // a plain Set, so no input runs for seconds (the fuzzing engine would count
 // it as hung: an input of a thousand bursts did).
 func TestBurstsAreCapped(t *testing.T) {
-	data := bytes.Repeat([]byte{byte(fuzz.OpSet) | 0x80, 0xe0}, 50)
+	data := bytes.Repeat([]byte{byte(opSet) | 0x80, 0xe0}, 50)
 	bursts, sets := 0, 0
-	for _, op := range fuzz.DecodeOps(data) {
+	for _, op := range decodeOps(data) {
 		switch op.Kind {
-		case fuzz.OpBurst:
+		case opBurst:
 			bursts++
-		case fuzz.OpSet:
+		case opSet:
 			sets++
 		}
 	}
-	if bursts != fuzz.MaxBursts || sets != 50-fuzz.MaxBursts {
-		t.Errorf("DecodeOps(50 bursts) = %d bursts and %d sets, want %d and %d", bursts, sets, fuzz.MaxBursts, 50-fuzz.MaxBursts)
+	if bursts != maxBursts || sets != 50-maxBursts {
+		t.Errorf("DecodeOps(50 bursts) = %d bursts and %d sets, want %d and %d", bursts, sets, maxBursts, 50-maxBursts)
 	}
 }

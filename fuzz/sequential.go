@@ -7,44 +7,44 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// RunSequential applies ops in order to r and to the sequential model, and
+// runSequential applies ops in order to r and to the sequential model, and
 // returns an error describing the first difference, or nil. r must be new:
 // empty, under [registry.ProcessExecute].
 //
 // Besides each read op's own answer it compares, after every op, all that
-// can be read: Mode of every stream in [Streams] under both defaults,
+// can be read: Mode of every stream in [streams] under both defaults,
 // Resolve, Live of both modes and ProcessMode. A wrong write is so caught at
-// once, not only when a read op happens to look. After an [OpBurst], and a
+// once, not only when a read op happens to look. After an [opBurst], and a
 // Release of one, it also compares Mode of every stream the burst set. At
 // the end it releases every override and checks that r is empty again.
-func RunSequential(r Registry, ops Ops) error {
+func runSequential(r registryAPI, ops regOps) error {
 	var m model.Registry
 	// By Set position: the overrides each Set (one) or Burst (many) made,
 	// and the model's ids of them.
-	var handles [][]Override
+	var handles [][]override
 	var ids [][]int
 	fail := func(i int, format string, args ...any) error {
 		return fmt.Errorf("after op %d (%v): %s\nops:\n%v", i, ops[i], fmt.Sprintf(format, args...), ops)
 	}
 	for i, op := range ops {
 		switch op.Kind {
-		case OpSet:
-			handles = append(handles, []Override{r.Set(op.Mode, op.Stream)})
+		case opSet:
+			handles = append(handles, []override{r.Set(op.Mode, op.Stream)})
 			ids = append(ids, []int{m.Set(op.Mode, op.Stream)})
-		case OpBurst:
-			n := BurstCount(op.Arg)
-			hs, is := make([]Override, n), make([]int, n)
+		case opBurst:
+			n := burstCount(op.Arg)
+			hs, is := make([]override, n), make([]int, n)
 			for j := range n {
-				mode, s := Burst(op.Arg, j)
+				mode, s := burstEntry(op.Arg, j)
 				hs[j], is[j] = r.Set(mode, s), m.Set(mode, s)
 			}
 			handles, ids = append(handles, hs), append(ids, is)
 			if msg := compareBurst(r, &m, op.Arg); msg != "" {
 				return fail(i, "%s", msg)
 			}
-		case OpRelease, OpReleaseAgain:
+		case opRelease, opReleaseAgain:
 			hs, is := handles[op.Override], ids[op.Override]
-			for _, j := range ReleaseOrder(len(hs)) {
+			for _, j := range releaseOrder(len(hs)) {
 				hs[j].Release()
 				m.Release(is[j])
 			}
@@ -53,30 +53,30 @@ func RunSequential(r Registry, ops Ops) error {
 					return fail(i, "%s", msg)
 				}
 			}
-		case OpMode:
+		case opMode:
 			if got, want := r.Mode(op.Stream, op.Mode), m.Mode(op.Stream, op.Mode); got != want {
 				return fail(i, "Mode(%v, %v) = %v, want %v", op.Stream, op.Mode, got, want)
 			}
-		case OpResolve:
+		case opResolve:
 			if got, want := r.Resolve(op.Stream), m.Resolve(op.Stream); got != want {
 				return fail(i, "Resolve(%v) = %v, want %v", op.Stream, got, want)
 			}
-		case OpLive:
+		case opLive:
 			if got, want := r.Live(op.Mode), m.Live(op.Mode); got != want {
 				return fail(i, "Live(%v) = %d, want %d", op.Mode, got, want)
 			}
-		case OpSetProcessMode:
+		case opSetProcessMode:
 			if got, want := r.SetProcessMode(op.Process), m.SetProcessMode(op.Process); got != want {
 				return fail(i, "SetProcessMode(%v) = %v, want %v", op.Process, got, want)
 			}
-		case OpProcessMode:
+		case opProcessMode:
 			if got, want := r.ProcessMode(), m.Process; got != want {
 				return fail(i, "ProcessMode() = %v, want %v", got, want)
 			}
 		default:
 			return fail(i, "unknown op kind %d", op.Kind)
 		}
-		if msg := Compare(r, &m); msg != "" {
+		if msg := compare(r, &m); msg != "" {
 			return fail(i, "%s", msg)
 		}
 	}
@@ -86,16 +86,16 @@ func RunSequential(r Registry, ops Ops) error {
 			m.Release(ids[i][j])
 		}
 	}
-	if msg := Compare(r, &m); msg != "" {
+	if msg := compare(r, &m); msg != "" {
 		return fmt.Errorf("after releasing every override: %s\nops:\n%v", msg, ops)
 	}
 	return nil
 }
 
-// Compare reads everything r can tell about [Streams] and compares it with
+// compare reads everything r can tell about [streams] and compares it with
 // m. It returns "" when they agree, else the first difference.
-func Compare(r Registry, m *model.Registry) string {
-	for _, s := range Streams {
+func compare(r registryAPI, m *model.Registry) string {
+	for _, s := range streams {
 		for _, def := range []registry.StreamMode{registry.Execute, registry.Discard} {
 			if got, want := r.Mode(s, def), m.Mode(s, def); got != want {
 				return fmt.Sprintf("Mode(%v, %v) = %v, want %v", s, def, got, want)
@@ -119,9 +119,9 @@ func Compare(r Registry, m *model.Registry) string {
 // compareBurst compares Mode of every stream of a burst with byte a under
 // both defaults. It returns "" when r and m agree, else the first
 // difference.
-func compareBurst(r Registry, m *model.Registry, a byte) string {
-	for j := range BurstCount(a) {
-		_, s := Burst(a, j)
+func compareBurst(r registryAPI, m *model.Registry, a byte) string {
+	for j := range burstCount(a) {
+		_, s := burstEntry(a, j)
 		for _, def := range []registry.StreamMode{registry.Execute, registry.Discard} {
 			if got, want := r.Mode(s, def), m.Mode(s, def); got != want {
 				return fmt.Sprintf("Mode(%v, %v) = %v, want %v (a stream of the burst)", s, def, got, want)
@@ -132,9 +132,9 @@ func compareBurst(r Registry, m *model.Registry, a byte) string {
 }
 
 // burstOp returns the index in ops of the Set or Burst at Set position pos.
-func burstOp(ops Ops, pos int) int {
+func burstOp(ops regOps, pos int) int {
 	for i, op := range ops {
-		if (op.Kind == OpSet || op.Kind == OpBurst) && op.Override == pos {
+		if (op.Kind == opSet || op.Kind == opBurst) && op.Override == pos {
 			return i
 		}
 	}

@@ -8,92 +8,92 @@ import (
 	"github.com/streamgate/streamgate/lockfree"
 )
 
-// SliceKind is the kind of a [SliceOp].
-type SliceKind uint8
+// sliceKind is the kind of a [sliceOp].
+type sliceKind uint8
 
 // The kinds of lockfree.Slice operations.
 const (
-	SliceAppend SliceKind = iota // Append(Elems...)
-	SliceDelete                  // DeleteFunc(Pred)
-	SliceLoad                    // Load(), kept as a snapshot
-	SliceLen                     // Len()
+	sliceAppend sliceKind = iota // Append(Elems...)
+	sliceDelete                  // DeleteFunc(Pred)
+	sliceLoad                    // Load(), kept as a snapshot
+	sliceLen                     // Len()
 )
 
-// PredKind is the kind of a [Pred].
-type PredKind uint8
+// predKind is the kind of a [pred].
+type predKind uint8
 
 // The predicates DeleteFunc is given.
 const (
-	PredEqual PredKind = iota // x == A
-	PredMod                   // x%A == B
-	PredLess                  // x < A
-	PredNone                  // false
-	PredAll                   // true
+	predEqual predKind = iota // x == A
+	predMod                   // x%A == B
+	predLess                  // x < A
+	predNone                  // false
+	predAll                   // true
 )
 
-// Pred is a side-effect-free predicate on small ints, with a readable
+// pred is a side-effect-free predicate on small ints, with a readable
 // String.
-type Pred struct {
-	Kind PredKind
+type pred struct {
+	Kind predKind
 	A, B int
 }
 
 // Match reports whether x satisfies p.
-func (p Pred) Match(x int) bool {
+func (p pred) Match(x int) bool {
 	switch p.Kind {
-	case PredEqual:
+	case predEqual:
 		return x == p.A
-	case PredMod:
+	case predMod:
 		return x%p.A == p.B
-	case PredLess:
+	case predLess:
 		return x < p.A
-	case PredAll:
+	case predAll:
 		return true
 	}
 	return false
 }
 
-func (p Pred) String() string {
+func (p pred) String() string {
 	switch p.Kind {
-	case PredEqual:
+	case predEqual:
 		return fmt.Sprintf("x == %d", p.A)
-	case PredMod:
+	case predMod:
 		return fmt.Sprintf("x%%%d == %d", p.A, p.B)
-	case PredLess:
+	case predLess:
 		return fmt.Sprintf("x < %d", p.A)
-	case PredAll:
+	case predAll:
 		return "true"
 	}
 	return "false"
 }
 
-// SliceOp is one call on a lockfree.Slice[int].
-type SliceOp struct {
-	Kind  SliceKind
+// sliceOp is one call on a lockfree.Slice[int].
+type sliceOp struct {
+	Kind  sliceKind
 	Elems []int // Append's arguments
-	Pred  Pred  // DeleteFunc's predicate
+	Pred  pred  // DeleteFunc's predicate
 }
 
-func (op SliceOp) String() string {
+func (op sliceOp) String() string {
 	switch op.Kind {
-	case SliceAppend:
+	case sliceAppend:
 		s := fmt.Sprint(op.Elems)
 		return "Append(" + strings.ReplaceAll(s[1:len(s)-1], " ", ", ") + ")"
-	case SliceDelete:
+	case sliceDelete:
 		return fmt.Sprintf("DeleteFunc(func(x int) bool { return %v })", op.Pred)
-	case SliceLoad:
+	case sliceLoad:
 		return "Load()"
-	case SliceLen:
+	case sliceLen:
 		return "Len()"
 	}
 	return fmt.Sprintf("SliceOp{Kind: %d}", op.Kind)
 }
 
-// SliceOps is a sequence of ops on one lockfree.Slice[int].
-type SliceOps []SliceOp
+// sliceOps is a sequence of ops on one lockfree.Slice[int].
+type sliceOps []sliceOp
 
 // String lists the ops one a line, numbered from 0.
-func (ops SliceOps) String() string {
+func (ops sliceOps) String() string {
 	var b strings.Builder
 	for i, op := range ops {
 		fmt.Fprintf(&b, "%3d  %v\n", i, op)
@@ -101,20 +101,20 @@ func (ops SliceOps) String() string {
 	return b.String()
 }
 
-// DecodeSliceOps decodes data into slice ops. Each op starts with a byte
+// decodeSliceOps decodes data into slice ops. Each op starts with a byte
 // whose low two bits are its kind. Append takes (byte>>2)%4 elements, one
 // byte each, modulo 8 (small values, so deletes hit); DeleteFunc takes one
 // byte: the predicate kind modulo 5 in its low three bits, A and B above
 // them. Every byte string decodes to something; a truncated op is dropped,
-// and so is every op after the first [MaxOps].
-func DecodeSliceOps(data []byte) SliceOps {
-	var ops SliceOps
-	for len(data) > 0 && len(ops) < MaxOps {
+// and so is every op after the first [maxOps].
+func decodeSliceOps(data []byte) sliceOps {
+	var ops sliceOps
+	for len(data) > 0 && len(ops) < maxOps {
 		b := data[0]
 		data = data[1:]
-		op := SliceOp{Kind: SliceKind(b & 3)}
+		op := sliceOp{Kind: sliceKind(b & 3)}
 		switch op.Kind {
-		case SliceAppend:
+		case sliceAppend:
 			n := int(b>>2) % 4
 			if len(data) < n {
 				return ops
@@ -124,14 +124,14 @@ func DecodeSliceOps(data []byte) SliceOps {
 				op.Elems[i] = int(data[i] % 8)
 			}
 			data = data[n:]
-		case SliceDelete:
+		case sliceDelete:
 			if len(data) < 1 {
 				return ops
 			}
 			p := data[0]
 			data = data[1:]
-			op.Pred = Pred{Kind: PredKind(p & 7 % 5), A: int(p>>3&7) % 8}
-			if op.Pred.Kind == PredMod {
+			op.Pred = pred{Kind: predKind(p & 7 % 5), A: int(p>>3&7) % 8}
+			if op.Pred.Kind == predMod {
 				op.Pred.A = 1 + int(p>>3&3)       // 1…4
 				op.Pred.B = int(p>>5) % op.Pred.A // 0…A-1
 			}
@@ -141,13 +141,13 @@ func DecodeSliceOps(data []byte) SliceOps {
 	return ops
 }
 
-// EncodeSliceOps returns bytes that [DecodeSliceOps] decodes to ops. It
+// encodeSliceOps returns bytes that [decodeSliceOps] decodes to ops. It
 // panics when there are none, for instance for an element outside 0…7.
-func EncodeSliceOps(ops SliceOps) []byte {
+func encodeSliceOps(ops sliceOps) []byte {
 	var data []byte
 	for _, op := range ops {
 		switch op.Kind {
-		case SliceAppend:
+		case sliceAppend:
 			if len(op.Elems) > 3 {
 				panic("fuzz: Append of more than 3 elements")
 			}
@@ -158,13 +158,13 @@ func EncodeSliceOps(ops SliceOps) []byte {
 				}
 				data = append(data, byte(x))
 			}
-		case SliceDelete:
+		case sliceDelete:
 			p := op.Pred
 			a := byte(p.Kind)
 			switch p.Kind {
-			case PredMod:
+			case predMod:
 				a |= byte(p.A-1)<<3 | byte(p.B)<<5
-			case PredEqual, PredLess:
+			case predEqual, predLess:
 				a |= byte(p.A) << 3
 			}
 			data = append(data, byte(op.Kind), a)
@@ -172,21 +172,21 @@ func EncodeSliceOps(ops SliceOps) []byte {
 			data = append(data, byte(op.Kind))
 		}
 	}
-	if !slices.EqualFunc(DecodeSliceOps(data), ops, func(a, b SliceOp) bool { return a.String() == b.String() }) {
+	if !slices.EqualFunc(decodeSliceOps(data), ops, func(a, b sliceOp) bool { return a.String() == b.String() }) {
 		panic(fmt.Sprintf("fuzz: cannot encode\n%v", ops))
 	}
 	return data
 }
 
-// maxSnapshots caps the snapshots RunSlice keeps checking, so that a long
+// maxSnapshots caps the snapshots runSlice keeps checking, so that a long
 // input costs linear time.
 const maxSnapshots = 16
 
-// RunSlice applies ops to a new lockfree.Slice[int] and to a plain slice,
+// runSlice applies ops to a new lockfree.Slice[int] and to a plain slice,
 // and returns an error describing the first difference, or nil. After every
 // op it compares Load and Len, and checks that every snapshot an earlier
 // Load returned still holds what it held then.
-func RunSlice(ops SliceOps) error {
+func runSlice(ops sliceOps) error {
 	var s lockfree.Slice[int]
 	var want []int
 	type snapshot struct{ got, was []int }
@@ -196,21 +196,21 @@ func RunSlice(ops SliceOps) error {
 	}
 	for i, op := range ops {
 		switch op.Kind {
-		case SliceAppend:
+		case sliceAppend:
 			s.Append(op.Elems...)
 			want = append(want, op.Elems...)
-		case SliceDelete:
+		case sliceDelete:
 			n := s.DeleteFunc(op.Pred.Match)
 			before := len(want)
 			want = slices.DeleteFunc(want, op.Pred.Match)
 			if n != before-len(want) {
 				return fail(i, "DeleteFunc = %d, want %d", n, before-len(want))
 			}
-		case SliceLoad:
+		case sliceLoad:
 			if got := s.Load(); len(snaps) < maxSnapshots {
 				snaps = append(snaps, snapshot{got, slices.Clone(got)})
 			}
-		case SliceLen:
+		case sliceLen:
 			if got := s.Len(); got != len(want) {
 				return fail(i, "Len() = %d, want %d", got, len(want))
 			}

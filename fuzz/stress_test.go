@@ -1,4 +1,4 @@
-package fuzz_test
+package fuzz
 
 import (
 	"fmt"

@@ -1,6 +1,6 @@
 //go:build cgo
 
-package fuzz_test
+package fuzz
 
 import (
 	"context"

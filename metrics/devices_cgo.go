@@ -12,7 +12,7 @@ import (
 // count of uncaptured WebGPU errors.
 func readDevices(into map[string]Device) (uncaptured uint64) {
 	for _, d := range wgpu.Devices() {
-		c := d.Counts()
+		c := d.Stats()
 		into[strconv.FormatUint(uint64(d.ServiceID()), 10)] = Device{
 			Adapter:           d.Info().Name,
 			PipelinesCompiled: c.Compiles,

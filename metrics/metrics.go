@@ -48,7 +48,7 @@ type Service struct {
 	GraphReplaysDropped  uint64 `json:"graph_replays_discarded"` // replays discarded (their launches in launches_discarded)
 }
 
-// Device is what an open wgpu device holds and has done (wgpu.DeviceCounts).
+// Device is what an open wgpu device holds and has done (wgpu.Stats).
 type Device struct {
 	Adapter           string `json:"adapter"`            // the adapter's name
 	PipelinesCompiled int64  `json:"pipelines_compiled"` // a counter

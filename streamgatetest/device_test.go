@@ -24,7 +24,7 @@ func TestOpenDevice(t *testing.T) {
 		b, err := d.NewBuffer(4, 0)
 		require.NoError(t, err)
 		require.NoError(t, d.Launch(gpu.NewStreamID(), k, [3]uint32{1, 1, 1}, b))
-		got, err := b.ReadUint32(context.Background())
+		got, err := wgpu.Read[uint32](context.Background(), b, 0, int(b.Size()/4))
 		require.NoError(t, err)
 		assert.Equal(t, []uint32{1}, got)
 	})

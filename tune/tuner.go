@@ -71,27 +71,31 @@ var ErrUnsafeOp = errors.New("op has neither NewInputs nor Pure: its measurement
 var ErrCycle = errors.New("tuning cycle")
 
 // An Option configures a [Tuner].
-type Option func(*Tuner)
+type Option interface{ apply(*Tuner) }
+
+type optionFunc func(*Tuner)
+
+func (f optionFunc) apply(t *Tuner) { f(t) }
 
 // WithCache makes the tuner remember results in c rather than in memory
 // only. The tuner does not close c.
-func WithCache(c Cache) Option { return func(t *Tuner) { t.cache = c } }
+func WithCache(c Cache) Option { return optionFunc(func(t *Tuner) { t.cache = c }) }
 
 // WithDevice sets the device identity used in cache keys, overriding the
 // service's [gpu.Identifier].
-func WithDevice(identity string) Option { return func(t *Tuner) { t.device = identity } }
+func WithDevice(identity string) Option { return optionFunc(func(t *Tuner) { t.device = identity }) }
 
 // WithProgress calls f after each sample a tune takes, on the measuring
 // goroutine; f must not call the tuner. By default nothing is reported: the
 // tuner never draws on a terminal itself.
-func WithProgress(f func(Progress)) Option { return func(t *Tuner) { t.progress = f } }
+func WithProgress(f func(Progress)) Option { return optionFunc(func(t *Tuner) { t.progress = f }) }
 
 // WithLogger sends the tuner's warnings (a cache store that failed) and,
 // at Info, one record per decision it measures (key, winner, timing, each
 // candidate's score, samples and status) to l.
 // By default they go to slog.Default(), warnings and above; each Result
 // also lists its own.
-func WithLogger(l *slog.Logger) Option { return func(t *Tuner) { t.log = l } }
+func WithLogger(l *slog.Logger) Option { return optionFunc(func(t *Tuner) { t.log = l }) }
 
 // WithNoStall makes a caller of a key that another call chain is tuning
 // not wait for the tune: [Tuner.Run] runs the op's default candidate
@@ -101,7 +105,7 @@ func WithLogger(l *slog.Logger) Option { return func(t *Tuner) { t.log = l } }
 // tune to end, and a nested Pick or Run inside a measurement. Without the
 // option every caller of an undecided key waits for its decision: in a
 // server, the first requests after a start stall for the whole tune.
-func WithNoStall() Option { return func(t *Tuner) { t.noStall = true } }
+func WithNoStall() Option { return optionFunc(func(t *Tuner) { t.noStall = true }) }
 
 // WithTiming forces the timing method: [TimingWall] even on a service that
 // has GPU timestamps.
@@ -109,7 +113,7 @@ func WithTiming(m Timing) Option {
 	if m != TimingGPU && m != TimingWall {
 		panic(fmt.Sprintf("tune: unknown timing method %v", m))
 	}
-	return func(t *Tuner) { t.forceWall = m == TimingWall }
+	return optionFunc(func(t *Tuner) { t.forceWall = m == TimingWall })
 }
 
 // Tuner picks the fastest candidate per key on one device and remembers it.
@@ -170,7 +174,7 @@ func New(c *client.Client, opts ...Option) *Tuner {
 		failed:    map[string]map[string]bool{},
 	}
 	for _, o := range opts {
-		o(t)
+		o.apply(t)
 	}
 	if t.cache == nil {
 		t.cache = NewMemoryCache()

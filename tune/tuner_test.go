@@ -19,8 +19,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/fake"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
@@ -66,11 +66,11 @@ func failing(name string, err error) tune.Candidate {
 
 // setup returns a client on a fake service under ProcessCompileAndAutotune:
 // everything discards except what a measurement opens.
-func setup(t testing.TB) (*fake.Service, *client.Client) {
+func setup(t testing.TB) (*streamgatetest.Service, *client.Client) {
 	t.Helper()
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
-	svc := fake.New()
+	svc := streamgatetest.NewService()
 	return svc, client.New(svc, client.WithRegistry(r))
 }
 
@@ -235,7 +235,7 @@ func TestCrossProcessCache(t *testing.T) { testCrossProcess(t, "fake") }
 // tunes, by name: "fake" here, "gpu" where cgo builds the wgpu service.
 var childServices = map[string]func() (gpu.Service, tune.Op, func(), error){
 	"fake": func() (gpu.Service, tune.Op, func(), error) {
-		return fake.New(), pure("k", sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 200*time.Microsecond, nil)), func() {}, nil
+		return streamgatetest.NewService(), pure("k", sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 200*time.Microsecond, nil)), func() {}, nil
 	},
 }
 
@@ -304,7 +304,7 @@ func TestScore(t *testing.T) {
 // the candidate it runs says, so the tuner's ranking can be tested on
 // durations no test would wait for.
 type timedService struct {
-	*fake.Service
+	*streamgatetest.Service
 	next atomic.Int64 // the duration the running candidate claims
 }
 
@@ -322,7 +322,7 @@ func (s *timedService) TimeStream(_ context.Context, _ gpu.StreamID, record func
 func TestRankingOfSlowCandidates(t *testing.T) {
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
-	svc := &timedService{Service: fake.New()}
+	svc := &timedService{Service: streamgatetest.NewService()}
 	c := client.New(svc, client.WithRegistry(r))
 	tu := tune.New(c, tune.WithDevice("test"))
 	require.Equal(t, tune.TimingGPU, tu.Timing())

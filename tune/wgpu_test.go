@@ -209,8 +209,8 @@ func TestIssue12_GPUInPlaceKernelUpdatedOnce(t *testing.T) {
 	y, err := d.NewBuffer(4*n, 0)
 	require.NoError(t, err)
 	defer y.Release()
-	require.NoError(t, x.WriteFloat32(xs))
-	require.NoError(t, y.WriteFloat32(ys))
+	require.NoError(t, wgpu.Write(x, 0, xs))
+	require.NoError(t, wgpu.Write(y, 0, ys))
 
 	var measured, real atomic.Int64
 	cand := func(wg int) tune.Candidate {
@@ -244,7 +244,7 @@ func TestIssue12_GPUInPlaceKernelUpdatedOnce(t *testing.T) {
 	require.NoError(t, err)
 	t.Log("\n" + res.Table())
 	require.NoError(t, c.Sync(ctx))
-	got, err := y.ReadFloat32(ctx)
+	got, err := wgpu.Read[float32](ctx, y, 0, int(y.Size()/4))
 	require.NoError(t, err)
 	for i := range got {
 		if want := ys[i] + 2*xs[i]; got[i] != want {

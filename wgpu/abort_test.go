@@ -86,10 +86,10 @@ var abortCases = map[string]struct {
 		if err := d.Launch(1, k, [3]uint32{1, 1, 1}, b); err != nil {
 			errs = append(errs, err.Error())
 		}
-		if err := b.Write(make([]byte, 16)); err != nil {
+		if err := wgpu.Write(b, 0, make([]byte, 16)); err != nil {
 			errs = append(errs, err.Error())
 		}
-		if _, err := b.Read(context.Background()); err != nil {
+		if _, err := wgpu.Read[byte](context.Background(), b, 0, int(b.Size())); err != nil {
 			errs = append(errs, err.Error())
 		}
 		if len(errs) != 3 {
@@ -128,7 +128,7 @@ var abortCases = map[string]struct {
 		if err := d.Flush(1); err != nil {
 			return err
 		}
-		got, err := b.ReadUint32(context.Background())
+		got, err := wgpu.Read[uint32](context.Background(), b, 0, int(b.Size()/4))
 		if err != nil {
 			return err
 		}

@@ -60,11 +60,11 @@ func TestOpenAdapter(t *testing.T) {
 			if err != nil {
 				t.Fatalf("NewBuffer = %v", err)
 			}
-			if err := b.WriteUint32([]uint32{42}); err != nil {
-				t.Fatalf("WriteUint32 = %v", err)
+			if err := wgpu.Write(b, 0, []uint32{42}); err != nil {
+				t.Fatalf("Write = %v", err)
 			}
-			if got, err := b.ReadUint32(t.Context()); err != nil || len(got) != 1 || got[0] != 42 {
-				t.Fatalf("ReadUint32 = %v, %v, want [42]", got, err)
+			if got, err := wgpu.Read[uint32](t.Context(), b, 0, int(b.Size()/4)); err != nil || len(got) != 1 || got[0] != 42 {
+				t.Fatalf("Read = %v, %v, want [42]", got, err)
 			}
 		})
 	}

@@ -15,8 +15,8 @@ var bufferIDs atomic.Uint64
 
 // Buffer is a device buffer. It implements gpu.Buffer. It is safe for
 // concurrent use by multiple goroutines; uploads and read-backs are ordered
-// with the launches of every stream that binds the buffer (see
-// [Buffer.Write] and [Buffer.Read]). The zero value is not usable; use
+// with the launches of every stream that binds the buffer (see [Write] and
+// [ReadInto]). The zero value is not usable; use
 // [Device.NewBuffer]. The device owns the underlying wgpu buffer: release it
 // with [Buffer.Release] or, for all buffers at once, [Device.Close].
 type Buffer struct {
@@ -166,19 +166,7 @@ func (b *Buffer) needUsage(op string, u BufferUsage, role string) error {
 	return nil
 }
 
-// Write uploads data to the start of the buffer, as [Buffer.WriteAt] at
-// offset 0.
-func (b *Buffer) Write(data []byte) error { return b.writeAt("Write", 0, data) }
-
-// WriteAt uploads data to the buffer at byte offset. offset and len(data)
-// must be multiples of 4 and the range inside the buffer, which needs
-// [BufferUsageCopyDst]. Launches recorded before WriteAt (on any stream)
-// see the old contents and launches recorded after see data: WriteAt first
-// submits the pending work of the streams that bind the buffer (an error
-// from that submit is returned, and the upload still happens). data is
-// copied before WriteAt returns.
-func (b *Buffer) WriteAt(offset uint64, data []byte) error { return b.writeAt("WriteAt", offset, data) }
-
+// writeAt uploads data to the buffer at byte offset (see [Write]).
 func (b *Buffer) writeAt(op string, offset uint64, data []byte) error {
 	leave, err := b.enter(op)
 	if err != nil {
@@ -193,40 +181,6 @@ func (b *Buffer) writeAt(op string, offset uint64, data []byte) error {
 	}
 	ferr := b.flushUsers(op)
 	if err := b.d.queueWrite(op, b.buf, offset, data); err != nil {
-		return err
-	}
-	return ferr
-}
-
-// Read returns the buffer's contents, as [Buffer.ReadAt] of the whole
-// buffer into a new slice.
-func (b *Buffer) Read(ctx context.Context) ([]byte, error) {
-	if b == nil {
-		return nil, newError("Read", ErrorTypeInvalidArgument, "nil buffer")
-	}
-	out := make([]byte, b.size)
-	ferr, err := b.readAt(ctx, "Read", 0, out)
-	if err != nil {
-		return nil, err
-	}
-	return out, ferr
-}
-
-// ReadAt reads len(dst) bytes at byte offset into dst once every launch
-// recorded before it that binds the buffer has run: it submits those
-// streams' pending work, copies the range to a staging buffer from the
-// device's pool and waits for the copy. offset and len(dst) must be
-// multiples of 4 and the range inside the buffer, which needs
-// [BufferUsageCopySrc]. Once the device's pool holds a staging buffer of
-// the range's size class (the next power of two), ReadAt creates no GPU
-// object and allocates nothing. If ctx is done first, ReadAt returns
-// ctx.Err() and leaves dst unchanged (the submitted copy still runs; its
-// staging buffer returns to the pool once mapped). An error from the
-// flush, a [*gpu.LaunchError] of those streams, is returned after the
-// data is read.
-func (b *Buffer) ReadAt(ctx context.Context, offset uint64, dst []byte) error {
-	ferr, err := b.readAt(ctx, "ReadAt", offset, dst)
-	if err != nil {
 		return err
 	}
 	return ferr
@@ -327,7 +281,7 @@ func (b *Buffer) CopyTo(dst *Buffer, srcOff, dstOff, size uint64) error {
 // Clear zeroes size bytes of the buffer at offset, on the GPU (the
 // encoder's ClearBuffer). offset and size must be multiples of 4 and the
 // range inside the buffer, which needs [BufferUsageCopyDst]. It is ordered
-// like [Buffer.WriteAt] and does not wait for the clear.
+// like [Write] and does not wait for the clear.
 func (b *Buffer) Clear(offset, size uint64) error {
 	const op = "Clear"
 	leave, err := b.enter(op)

@@ -44,17 +44,24 @@ func leBytes[T Numeric](v []T) []byte {
 	return c
 }
 
-// Write uploads v, little-endian, to b at byte offset, as [Buffer.WriteAt]:
-// offset and the byte length of v must be multiples of 4 (so an odd number
-// of int8s or int16s is refused). On little-endian hosts (every platform
-// WebGPU runs on in practice) v's memory is passed as is, without a copy
-// or an allocation; elsewhere it is byte-swapped into a copy first.
+// Write uploads v, little-endian, to b at byte offset. offset and the byte
+// length of v must be multiples of 4 (so an odd number of int8s or int16s
+// is refused) and the range inside the buffer, which needs
+// [BufferUsageCopyDst]. Launches recorded before Write (on any stream) see
+// the old contents and launches recorded after see v: Write first submits
+// the pending work of the streams that bind the buffer (an error from that
+// submit is returned, and the upload still happens). v is copied before
+// Write returns. On little-endian hosts (every platform WebGPU runs on in
+// practice) v's memory is passed as is, without a copy or an allocation;
+// elsewhere it is byte-swapped into a copy first. Bytes are a Numeric too:
+// Write(b, offset, data) with a []byte uploads raw bytes.
 func Write[T Numeric](b *Buffer, offset uint64, v []T) error {
 	return b.writeAt("Write", offset, leBytes(v))
 }
 
 // Read reads n elements of b at byte offset into a new slice, as
-// [ReadInto]. As [Buffer.Read], it returns the data together with a
+// [ReadInto] does; Read(ctx, b, 0, int(b.Size()/4)) reads a whole buffer
+// of 4-byte elements. As ReadInto, it returns the data together with a
 // [*gpu.LaunchError] of the flush before the read.
 func Read[T Numeric](ctx context.Context, b *Buffer, offset uint64, n int) ([]T, error) {
 	if n < 0 {
@@ -68,13 +75,19 @@ func Read[T Numeric](ctx context.Context, b *Buffer, offset uint64, n int) ([]T,
 	return v, ferr
 }
 
-// ReadInto reads len(dst) elements of b at byte offset into dst, as
-// [Buffer.ReadAt]: offset and the byte length of dst must be multiples of
-// 4 and inside b. On little-endian hosts the data is copied straight from
-// the mapped staging buffer into dst's memory, so that in a loop that
-// reuses dst, once the device's staging pool holds a buffer of the read's
-// size class, ReadInto allocates nothing and creates no GPU object. If ctx
-// is done first it returns ctx.Err() and leaves dst unchanged.
+// ReadInto reads len(dst) elements of b at byte offset into dst once every
+// launch recorded before it that binds the buffer has run: it submits those
+// streams' pending work, copies the range to a staging buffer from the
+// device's pool and waits for the copy. offset and the byte length of dst
+// must be multiples of 4 and the range inside the buffer, which needs
+// [BufferUsageCopySrc]. On little-endian hosts the data is copied straight
+// from the mapped staging buffer into dst's memory, so that in a loop that
+// reuses dst, once the device's pool holds a staging buffer of the range's
+// size class (the next power of two), ReadInto allocates nothing and
+// creates no GPU object. If ctx is done first, ReadInto returns ctx.Err()
+// and leaves dst unchanged (the submitted copy still runs; its staging
+// buffer returns to the pool once mapped). An error from the flush, a
+// [*gpu.LaunchError] of those streams, is returned after the data is read.
 func ReadInto[T Numeric](ctx context.Context, b *Buffer, offset uint64, dst []T) error {
 	ferr, err := readTyped(ctx, "ReadInto", b, offset, dst)
 	if err != nil {
@@ -117,24 +130,4 @@ func NewBufferFrom[T Numeric](d *Device, usage BufferUsage, v []T) (*Buffer, err
 		return nil, err
 	}
 	return b, nil
-}
-
-// WriteFloat32 uploads v (little-endian) to the start of the buffer, as
-// [Buffer.Write]; it is [Write] at offset 0.
-func (b *Buffer) WriteFloat32(v []float32) error { return b.writeAt("Write", 0, leBytes(v)) }
-
-// WriteUint32 uploads v (little-endian) to the start of the buffer, as
-// [Buffer.Write]; it is [Write] at offset 0.
-func (b *Buffer) WriteUint32(v []uint32) error { return b.writeAt("Write", 0, leBytes(v)) }
-
-// ReadFloat32 reads the whole buffer as little-endian float32s, as
-// [Buffer.Read].
-func (b *Buffer) ReadFloat32(ctx context.Context) ([]float32, error) {
-	return Read[float32](ctx, b, 0, int(b.Size()/4))
-}
-
-// ReadUint32 reads the whole buffer as little-endian uint32s, as
-// [Buffer.Read].
-func (b *Buffer) ReadUint32(ctx context.Context) ([]uint32, error) {
-	return Read[uint32](ctx, b, 0, int(b.Size()/4))
 }

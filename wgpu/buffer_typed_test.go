@@ -65,22 +65,28 @@ func TestTypedRoundTrip(t *testing.T) {
 	}
 }
 
-func TestFloat32Wrappers(t *testing.T) {
+// TestWholeBufferAndBytes reads a whole buffer with Read and moves raw
+// bytes with the same functions: byte is a Numeric.
+func TestWholeBufferAndBytes(t *testing.T) {
 	d := openTestDevice(t)
 	b := mustBuffer(t, d, 16)
-	if err := b.WriteFloat32([]float32{1, 2}); err != nil {
+	if err := wgpu.Write(b, 0, []float32{1, 2}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := b.ReadFloat32(testCtx(t))
+	got, err := wgpu.Read[float32](testCtx(t), b, 0, int(b.Size()/4))
 	if want := []float32{1, 2, 0, 0}; err != nil || !reflect.DeepEqual(got, want) {
-		t.Fatalf("ReadFloat32 = %v, %v, want %v", got, err, want)
+		t.Fatalf("Read[float32] = %v, %v, want %v", got, err, want)
 	}
-	if err := b.WriteUint32([]uint32{7, 8, 9, 10}); err != nil {
+	if err := wgpu.Write(b, 0, []byte{7, 0, 0, 0, 8, 0, 0, 0, 9, 0, 0, 0, 10, 0, 0, 0}); err != nil {
 		t.Fatal(err)
 	}
-	u, err := b.ReadUint32(testCtx(t))
+	u, err := wgpu.Read[uint32](testCtx(t), b, 0, int(b.Size()/4))
 	if want := []uint32{7, 8, 9, 10}; err != nil || !reflect.DeepEqual(u, want) {
-		t.Fatalf("ReadUint32 = %v, %v, want %v", u, err, want)
+		t.Fatalf("Read[uint32] = %v, %v, want %v", u, err, want)
+	}
+	raw, err := wgpu.Read[byte](testCtx(t), b, 4, 4)
+	if want := []byte{8, 0, 0, 0}; err != nil || !reflect.DeepEqual(raw, want) {
+		t.Fatalf("Read[byte] = %v, %v, want %v", raw, err, want)
 	}
 }
 
@@ -117,12 +123,12 @@ func TestRangesCopyClear(t *testing.T) {
 	if want := []uint32{1, 2, 0, 0, 0, 6, 7, 8}; err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("after Clear, Read = %v, %v, want %v", got, err, want)
 	}
-	if err := a.WriteAt(28, []byte{9, 0, 0, 0}); err != nil {
+	if err := wgpu.Write(a, 28, []byte{9, 0, 0, 0}); err != nil {
 		t.Fatal(err)
 	}
 	raw := make([]byte, 8)
-	if err := a.ReadAt(ctx, 24, raw); err != nil || !reflect.DeepEqual(raw, []byte{7, 0, 0, 0, 9, 0, 0, 0}) {
-		t.Fatalf("ReadAt(24) = %v, %v", raw, err)
+	if err := wgpu.ReadInto(ctx, a, 24, raw); err != nil || !reflect.DeepEqual(raw, []byte{7, 0, 0, 0, 9, 0, 0, 0}) {
+		t.Fatalf("ReadInto(24) = %v, %v", raw, err)
 	}
 }
 
@@ -180,13 +186,13 @@ func TestBufferBadInputs(t *testing.T) {
 		f    func() error
 		want string
 	}{
-		{"WriteAt/past-end", func() error { return b.WriteAt(64, []byte{1, 2, 3, 4}) }, "offset 64 + length 4 is past the buffer's size 64"},
-		{"WriteAt/huge-offset", func() error { return b.WriteAt(1<<63, []byte{1, 2, 3, 4}) }, "past the buffer's size 64"},
-		{"WriteAt/unaligned-offset", func() error { return b.WriteAt(2, []byte{1, 2, 3, 4}) }, "offset 2 and length 4 must be multiples of 4 (buffer size 64)"},
-		{"Write/unaligned-length", func() error { return b.Write([]byte{1, 2, 3}) }, "offset 0 and length 3 must be multiples of 4"},
-		{"Write/too-long", func() error { return b.Write(make([]byte, 68)) }, "offset 0 + length 68 is past the buffer's size 64"},
+		{"Write/past-end", func() error { return wgpu.Write(b, 64, []byte{1, 2, 3, 4}) }, "offset 64 + length 4 is past the buffer's size 64"},
+		{"Write/huge-offset", func() error { return wgpu.Write(b, 1<<63, []byte{1, 2, 3, 4}) }, "past the buffer's size 64"},
+		{"Write/unaligned-offset", func() error { return wgpu.Write(b, 2, []byte{1, 2, 3, 4}) }, "offset 2 and length 4 must be multiples of 4 (buffer size 64)"},
+		{"Write/unaligned-length", func() error { return wgpu.Write(b, 0, []byte{1, 2, 3}) }, "offset 0 and length 3 must be multiples of 4"},
+		{"Write/too-long", func() error { return wgpu.Write(b, 0, make([]byte, 68)) }, "offset 0 + length 68 is past the buffer's size 64"},
 		{"Write[int8]/odd", func() error { return wgpu.Write(b, 0, []int8{1, 2, 3}) }, "length 3 must be multiples of 4"},
-		{"ReadAt/past-end", func() error { return b.ReadAt(ctx, 60, make([]byte, 8)) }, "offset 60 + length 8 is past the buffer's size 64"},
+		{"ReadInto/past-end", func() error { return wgpu.ReadInto(ctx, b, 60, make([]byte, 8)) }, "offset 60 + length 8 is past the buffer's size 64"},
 		{"ReadInto/unaligned", func() error { return wgpu.ReadInto(ctx, b, 6, make([]uint32, 1)) }, "offset 6 and length 4 must be multiples of 4"},
 		{"Read/negative", func() error { _, err := wgpu.Read[uint32](ctx, b, 0, -1); return err }, "negative length -1"},
 		{"Read/too-many", func() error { _, err := wgpu.Read[uint64](ctx, b, 0, 9); return err }, "length 72 is past the buffer's size 64"},
@@ -200,28 +206,25 @@ func TestBufferBadInputs(t *testing.T) {
 		{"CopyTo/nil-dst", func() error { return b.CopyTo(nil, 0, 0, 16) }, "nil destination buffer"},
 		{"CopyTo/released-dst", func() error { return b.CopyTo(released, 0, 0, 16) }, "buffer is released"},
 		{"CopyTo/no-copy-src", func() error { return storageOnly.CopyTo(b, 0, 0, 16) }, "the source buffer's usage Storage lacks BufferUsageCopySrc"},
-		{"Write/no-copy-dst", func() error { return storageOnly.Write(make([]byte, 4)) }, "the buffer's usage Storage lacks BufferUsageCopyDst"},
-		{"Read/no-copy-src", func() error { _, err := storageOnly.Read(ctx); return err }, "lacks BufferUsageCopySrc"},
+		{"Write/no-copy-dst", func() error { return wgpu.Write(storageOnly, 0, make([]byte, 4)) }, "the buffer's usage Storage lacks BufferUsageCopyDst"},
+		{"Read/no-copy-src", func() error { _, err := wgpu.Read[byte](ctx, storageOnly, 0, 4); return err }, "lacks BufferUsageCopySrc"},
 		{"Clear/no-copy-dst", func() error { return storageOnly.Clear(0, 4) }, "lacks BufferUsageCopyDst"},
-		{"nil/Write", func() error { return nilBuf.Write(make([]byte, 4)) }, "nil buffer"},
-		{"nil/WriteAt", func() error { return nilBuf.WriteAt(0, nil) }, "nil buffer"},
-		{"nil/Read", func() error { _, err := nilBuf.Read(ctx); return err }, "nil buffer"},
-		{"nil/ReadAt", func() error { return nilBuf.ReadAt(ctx, 0, nil) }, "nil buffer"},
+		{"nil/Write[byte]", func() error { return wgpu.Write(nilBuf, 0, make([]byte, 4)) }, "nil buffer"},
+		{"nil/Read", func() error { _, err := wgpu.Read[byte](ctx, nilBuf, 0, 4); return err }, "nil buffer"},
 		{"nil/ReadInto", func() error { return wgpu.ReadInto(ctx, nilBuf, 0, []float32{1}) }, "nil buffer"},
 		{"nil/Write[T]", func() error { return wgpu.Write(nilBuf, 0, []float32{1}) }, "nil buffer"},
-		{"nil/ReadFloat32", func() error { _, err := nilBuf.ReadFloat32(ctx); return err }, "nil buffer"},
 		{"nil/CopyTo", func() error { return nilBuf.CopyTo(b, 0, 0, 4) }, "nil buffer"},
 		{"nil/Clear", func() error { return nilBuf.Clear(0, 4) }, "nil buffer"},
 		{"nil/NewBufferFrom", func() error { _, err := wgpu.NewBufferFrom[float32](nil, 0, []float32{1}); return err }, "nil device"},
 		{"NewBufferFrom/empty", func() error { _, err := wgpu.NewBufferFrom(d, 0, []float32{}); return err }, "size 0 is not a positive multiple of 4"},
 		{"NewBufferFrom/odd-bytes", func() error { _, err := wgpu.NewBufferFrom(d, 0, []uint16{1}); return err }, "size 2 is not a positive multiple of 4"},
 		{"NewBufferFrom/no-copy-dst", func() error { _, err := wgpu.NewBufferFrom(d, wgpu.BufferUsageStorage, []float32{1}); return err }, "lacks BufferUsageCopyDst"},
-		{"released/Write", func() error { return released.Write(make([]byte, 4)) }, "buffer is released"},
+		{"released/Write", func() error { return wgpu.Write(released, 0, make([]byte, 4)) }, "buffer is released"},
 		{"released/ReadInto", func() error { return wgpu.ReadInto(ctx, released, 0, make([]uint32, 1)) }, "buffer is released"},
 		{"released/Clear", func() error { return released.Clear(0, 4) }, "buffer is released"},
 		{"released/CopyTo", func() error { return released.CopyTo(b, 0, 0, 4) }, "buffer is released"},
-		{"recycled/Write", func() error { return recycled.Write(make([]byte, 4)) }, "buffer is recycled"},
-		{"recycled/ReadAt", func() error { return recycled.ReadAt(ctx, 0, make([]byte, 4)) }, "buffer is recycled"},
+		{"recycled/Write", func() error { return wgpu.Write(recycled, 0, make([]byte, 4)) }, "buffer is recycled"},
+		{"recycled/ReadInto", func() error { return wgpu.ReadInto(ctx, recycled, 0, make([]byte, 4)) }, "buffer is recycled"},
 		{"recycled/CopyTo-dst", func() error { return b.CopyTo(recycled, 0, 0, 4) }, "buffer is recycled"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -273,7 +276,7 @@ func TestBufferAfterClose(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, f := range map[string]func() error{
-		"WriteAt":  func() error { return b.WriteAt(0, make([]byte, 4)) },
+		"Write":    func() error { return wgpu.Write(b, 0, make([]byte, 4)) },
 		"ReadInto": func() error { return wgpu.ReadInto(ctx, b, 0, make([]uint32, 1)) },
 		"CopyTo":   func() error { return b.CopyTo(c, 0, 0, 4) },
 		"Clear":    func() error { return b.Clear(0, 4) },

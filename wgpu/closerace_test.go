@@ -69,7 +69,7 @@ func TestCloseRacesEverything(t *testing.T) {
 					case 2:
 						check("ReadInto", wgpu.ReadInto(newCancelMidWait(), x, 0, dst))
 					case 3:
-						_, err := x.Read(ctx)
+						_, err := wgpu.Read[byte](ctx, x, 0, int(x.Size()))
 						check("Read", err)
 					case 4:
 						check("Write", wgpu.Write(x, 0, dst[:4]))

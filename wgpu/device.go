@@ -184,12 +184,6 @@ func (d *Device) AdapterIdentity() string {
 	return fmt.Sprintf("%s|%s|%#x:%#x|%s|%s", d.info.Name, d.info.Vendor, d.info.VendorID, d.info.DeviceID, d.info.Driver, d.info.Backend)
 }
 
-// Compiles returns how many pipeline builds the device has started: once per
-// distinct kernel that compiled, plus once per failed attempt. A program can
-// check with it that a warm-up pass compiled every kernel and the real pass
-// compiled none.
-func (d *Device) Compiles() int64 { return d.compiles.Load() }
-
 // Limits returns the device's limits.
 func (d *Device) Limits() Limits { return d.limits }
 

@@ -82,7 +82,7 @@ func TestNewBufferLimits(t *testing.T) {
 		})
 	}
 	b := mustBuffer(t, d, 16)
-	if err := b.Write(make([]byte, 20)); err == nil {
+	if err := wgpu.Write(b, 0, make([]byte, 20)); err == nil {
 		t.Errorf("Write(20 bytes into 16) = nil, want an error")
 	}
 	if b.Size() != 16 {
@@ -115,8 +115,8 @@ func TestClosed(t *testing.T) {
 		{"Flush", func() error { return d.Flush(1) }},
 		{"Sync", func() error { return d.Sync(ctx, 1) }},
 		{"NewBuffer", func() error { _, err := d.NewBuffer(16, 0); return err }},
-		{"Write", func() error { return x.Write(make([]byte, 4)) }},
-		{"Read", func() error { _, err := x.Read(ctx); return err }},
+		{"Write", func() error { return wgpu.Write(x, 0, make([]byte, 4)) }},
+		{"Read", func() error { _, err := wgpu.Read[byte](ctx, x, 0, int(x.Size())); return err }},
 		{"TimeStream", func() error { _, err := d.TimeStream(ctx, 1, func() error { return nil }); return err }},
 	}
 	for _, tc := range tests {
@@ -154,7 +154,7 @@ func TestCloseConcurrent(t *testing.T) {
 			for i := 0; i < 200; i++ {
 				err := d.Launch(gpu.StreamID(g), incKernel, [3]uint32{1, 1, 1}, x)
 				if err == nil && i%50 == 0 {
-					_, err = x.Read(ctx)
+					_, err = wgpu.Read[byte](ctx, x, 0, int(x.Size()))
 				}
 				if err != nil {
 					if !errors.Is(err, wgpu.ErrClosed) {
@@ -184,7 +184,7 @@ func TestLeakReport(t *testing.T) {
 		}
 	}
 	d.Launch(1, gpu.NewKernel("bad", "fn(", "main"), [3]uint32{1, 1, 1}) // a failed compile
-	if _, err := z.Read(ctx); err != nil {
+	if _, err := wgpu.Read[byte](ctx, z, 0, int(z.Size())); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Sync(ctx, 2); err != nil {

@@ -16,7 +16,7 @@ import (
 // A device with a logger of its own, and what it holds after one launch.
 // The driver's own log goes to slog too (wgpu.SetLogger); by default
 // warnings and errors go to slog.Default().
-func ExampleDevice_Counts() {
+func ExampleDevice_Stats() {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	d, err := wgpu.Open(wgpu.Options{Logger: logger})
 	if err != nil {
@@ -33,11 +33,11 @@ func ExampleDevice_Counts() {
 	if err := d.Launch(gpu.NewStreamID(), k, [3]uint32{1, 1, 1}, x); err != nil {
 		log.Fatal(err)
 	}
-	got, err := x.ReadUint32(context.Background())
+	got, err := wgpu.Read[uint32](context.Background(), x, 0, int(x.Size()/4))
 	if err != nil {
 		log.Fatal(err)
 	}
-	c := d.Counts()
+	c := d.Stats()
 	fmt.Println(got)
 	fmt.Printf("compiles=%d pipelines=%d buffers=%d streams=%d\n", c.Compiles, c.PipelinesCached, c.BuffersLive, c.StreamsLive)
 	// Output:

@@ -34,13 +34,13 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 	if err := errors.Join(errA, errB, errC); err != nil {
 		log.Fatal(err)
 	}
-	if err := errors.Join(a.WriteFloat32([]float32{1, 2, 3, 4}), b.WriteFloat32([]float32{10, 20, 30, 40})); err != nil {
+	if err := errors.Join(wgpu.Write(a, 0, []float32{1, 2, 3, 4}), wgpu.Write(b, 0, []float32{10, 20, 30, 40})); err != nil {
 		log.Fatal(err)
 	}
 	if err := d.Launch(1, k, [3]uint32{1, 1, 1}, a, b, c); err != nil {
 		log.Fatal(err)
 	}
-	sum, err := c.ReadFloat32(ctx) // submits stream 1's pending launches
+	sum, err := wgpu.Read[float32](ctx, c, 0, 4) // submits stream 1's pending launches
 	if err != nil {
 		log.Fatal(err)
 	}

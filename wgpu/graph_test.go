@@ -58,15 +58,15 @@ func TestGraphReplay(t *testing.T) {
 	const n, stream = 256, 5
 	x, y := mustBuffer(t, d, 4*n), mustBuffer(t, d, 4*n)
 	wg := [3]uint32{n / 64, 1, 1}
-	compiles := d.Compiles()
+	compiles := d.Stats().Compiles
 	g := capture(t, d, stream, func(r *wgpu.GraphRecorder) error {
 		return errors.Join(r.Launch(incKernel, wg, x), r.Launch(incKernel, wg, y), r.Launch(incKernel, wg, x))
 	})
 	if g.Len() != 3 || g.Stream() != stream || g.ID() == 0 {
 		t.Fatalf("graph: Len %d, Stream %d, ID %d; want 3, %d, non-zero", g.Len(), g.Stream(), g.ID(), stream)
 	}
-	if d.Compiles() != compiles+1 {
-		t.Errorf("Compiles after capture = %d, want %d (the capture compiles its kernel)", d.Compiles(), compiles+1)
+	if d.Stats().Compiles != compiles+1 {
+		t.Errorf("Compiles after capture = %d, want %d (the capture compiles its kernel)", d.Stats().Compiles, compiles+1)
 	}
 	if got := wgpu.Pending(d, stream); got != 0 {
 		t.Fatalf("Pending after capture = %d, want 0: a capture records nothing on the stream", got)

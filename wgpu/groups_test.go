@@ -63,7 +63,7 @@ func TestBindGroupsAndGaps(t *testing.T) {
 	}
 	src := mustBuffer(t, d, 4*n)
 	out := mustBuffer(t, d, 4*n)
-	if err := src.WriteUint32(in); err != nil {
+	if err := wgpu.Write(src, 0, in); err != nil {
 		t.Fatal(err)
 	}
 	uniform := func(add, mul uint32) *wgpu.Buffer {
@@ -71,7 +71,7 @@ func TestBindGroupsAndGaps(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := b.WriteUint32([]uint32{add, mul}); err != nil {
+		if err := wgpu.Write(b, 0, []uint32{add, mul}); err != nil {
 			t.Fatal(err)
 		}
 		return b
@@ -91,7 +91,7 @@ func TestBindGroupsAndGaps(t *testing.T) {
 	if got := wgpu.BindGroups(d) - before; got != 3 {
 		t.Errorf("after a launch changing only group 2's buffer, %d bind groups, want 3 (group 0's reused)", got)
 	}
-	res, err := out.ReadUint32(ctx)
+	res, err := wgpu.Read[uint32](ctx, out, 0, int(out.Size()/4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestBindGroupsAndGaps(t *testing.T) {
 	if err := d.Launch(stream, z, [3]uint32{n / 64, 1, 1}, out); err != nil {
 		t.Fatal(err)
 	}
-	if res, err = out.ReadUint32(ctx); err != nil || res[7] != 0 {
+	if res, err = wgpu.Read[uint32](ctx, out, 0, int(out.Size()/4)); err != nil || res[7] != 0 {
 		t.Fatalf("after zero: out[7] = %v, %v; want 0", res[7], err)
 	}
 	// Wrong order is caught by the checks: a uniform where storage goes.

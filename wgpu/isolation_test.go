@@ -174,7 +174,7 @@ func TestIssue10Isolation(t *testing.T) {
 						t.Errorf("FailedLaunches = %d, want 1", gpu.FailedLaunches(err, stream))
 					}
 				}
-				got, err := c.ReadUint32(ctx)
+				got, err := wgpu.Read[uint32](ctx, c, 0, int(c.Size()/4))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -229,7 +229,7 @@ func TestIsolationManyBad(t *testing.T) {
 			t.Fatalf("failed launches %v, want %v", gotBad, wantBad)
 		}
 	}
-	got, err := c.ReadUint32(ctx)
+	got, err := wgpu.Read[uint32](ctx, c, 0, int(c.Size()/4))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -99,7 +99,7 @@ fn main() { x[0] = 1u; }`, "main"),
 // kernels under other names) build one pipeline.
 func TestCompileOnce(t *testing.T) {
 	d := openTestDevice(t)
-	before := d.Compiles()
+	before := d.Stats().Compiles
 	src := strings.Replace(incWGSL, "1u;", "2u;", 1)
 	var wg sync.WaitGroup
 	errs := make(chan error, 16)
@@ -118,7 +118,7 @@ func TestCompileOnce(t *testing.T) {
 			t.Fatalf("Compile = %v", err)
 		}
 	}
-	if got := d.Compiles() - before; got != 1 {
+	if got := d.Stats().Compiles - before; got != 1 {
 		t.Errorf("pipelines built = %d, want 1", got)
 	}
 	k := gpu.NewKernel("other-name", src, "main")
@@ -128,7 +128,7 @@ func TestCompileOnce(t *testing.T) {
 	if err := d.Precompile(context.Background(), []*gpu.Kernel{k, incKernel, addKernel}); err != nil {
 		t.Fatalf("Precompile = %v", err)
 	}
-	if got := d.Compiles() - before; got != 3 {
+	if got := d.Stats().Compiles - before; got != 3 {
 		t.Errorf("pipelines built after Precompile = %d, want 3", got)
 	}
 }
@@ -256,10 +256,10 @@ func TestIssue10NilKernels(t *testing.T) {
 		t.Errorf("Launch(nil kernel) = %v, want InvalidArgument", e)
 	}
 	var nb *wgpu.Buffer
-	if err := nb.Write([]byte{1, 2, 3, 4}); err == nil {
+	if err := wgpu.Write(nb, 0, []byte{1, 2, 3, 4}); err == nil {
 		t.Error("(*Buffer)(nil).Write = nil, want an error")
 	}
-	if _, err := nb.Read(ctx); err == nil {
+	if _, err := wgpu.Read[byte](ctx, nb, 0, int(nb.Size())); err == nil {
 		t.Error("(*Buffer)(nil).Read = nil, want an error")
 	}
 	nb.Release() // harmless
@@ -283,8 +283,8 @@ func TestKernelIndex(t *testing.T) {
 			t.Fatalf("Launch(%v) = %v", k, err)
 		}
 	}
-	if n := d.Compiles(); n != 1 {
-		t.Errorf("Compiles() = %d after three kernels of one content, want 1", n)
+	if n := d.Stats().Compiles; n != 1 {
+		t.Errorf("Stats().Compiles = %d after three kernels of one content, want 1", n)
 	}
 	alternate := []*gpu.Kernel{incKernel, other, plus}
 	i := 0
@@ -308,8 +308,8 @@ func TestKernelIndex(t *testing.T) {
 	if n := wgpu.KernelsIndexed(d); n == 0 || n > wgpu.KernelIndexMin {
 		t.Errorf("KernelsIndexed() = %d after %d kernels made anew, want 1..%d", n, 3*wgpu.KernelIndexMin, wgpu.KernelIndexMin)
 	}
-	if n := d.Compiles(); n != 1 {
-		t.Errorf("Compiles() = %d, want 1", n)
+	if n := d.Stats().Compiles; n != 1 {
+		t.Errorf("Stats().Compiles = %d, want 1", n)
 	}
 	if err := d.Close(); err != nil {
 		t.Fatal(err)

@@ -67,9 +67,9 @@ struct S { v: array<u32, 64> }
 		if err := d.Launch(1, k, [3]uint32{1, 1, 1}, x); err != nil {
 			t.Fatal(err)
 		}
-		got, err := x.ReadUint32(ctx)
+		got, err := wgpu.Read[uint32](ctx, x, 0, int(x.Size()/4))
 		if err != nil {
-			t.Fatalf("ReadUint32 = %v", err)
+			t.Fatalf("Read = %v", err)
 		}
 		if got[0] != 7 {
 			t.Errorf("x[0] = %d, want 7", got[0])

@@ -716,15 +716,15 @@ func runLoweringKernel(ctx context.Context, t *testing.T, d *wgpu.Device, k *gpu
 	defer a.Release()
 	out := mustBuffer(t, d, 4*loweringN)
 	defer out.Release()
-	if err := a.WriteUint32(loweringInput(float)); err != nil {
-		t.Fatalf("a.WriteUint32 = %v", err)
+	if err := wgpu.Write(a, 0, loweringInput(float)); err != nil {
+		t.Fatalf("Write(a) = %v", err)
 	}
 	fill := make([]uint32, loweringN)
 	for i := range fill {
 		fill[i] = loweringSentinel
 	}
-	if err := out.WriteUint32(fill); err != nil {
-		t.Fatalf("out.WriteUint32 = %v", err)
+	if err := wgpu.Write(out, 0, fill); err != nil {
+		t.Fatalf("Write(out) = %v", err)
 	}
 	stream := gpu.NewStreamID()
 	if err := d.Launch(stream, k, [3]uint32{loweringN / wg[0], 1, 1}, a, out); err != nil {
@@ -733,9 +733,9 @@ func runLoweringKernel(ctx context.Context, t *testing.T, d *wgpu.Device, k *gpu
 	if err := d.Sync(ctx, stream); err != nil {
 		t.Fatalf("Sync after %s = %v", k, err)
 	}
-	v, err := out.ReadUint32(ctx)
+	v, err := wgpu.Read[uint32](ctx, out, 0, int(out.Size()/4))
 	if err != nil {
-		t.Fatalf("ReadUint32 after %s = %v", k, err)
+		t.Fatalf("Read after %s = %v", k, err)
 	}
 	return v
 }

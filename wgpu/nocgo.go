@@ -59,9 +59,6 @@ func (d *Device) Info() AdapterInfo { return AdapterInfo{} }
 // AdapterIdentity returns "".
 func (d *Device) AdapterIdentity() string { return "" }
 
-// Compiles returns 0.
-func (d *Device) Compiles() int64 { return 0 }
-
 // Limits returns the zero Limits.
 func (d *Device) Limits() Limits { return Limits{} }
 
@@ -127,28 +124,6 @@ func (b *Buffer) Usage() BufferUsage { return 0 }
 // Device returns nil.
 func (b *Buffer) Device() *Device { return nil }
 
-// Write returns an error matching [ErrNoCgo].
-func (b *Buffer) Write(data []byte) error { return noCgo("Write") }
-
-// WriteFloat32 returns an error matching [ErrNoCgo].
-func (b *Buffer) WriteFloat32(v []float32) error { return noCgo("WriteFloat32") }
-
-// WriteUint32 returns an error matching [ErrNoCgo].
-func (b *Buffer) WriteUint32(v []uint32) error { return noCgo("WriteUint32") }
-
-// Read returns an error matching [ErrNoCgo].
-func (b *Buffer) Read(ctx context.Context) ([]byte, error) { return nil, noCgo("Read") }
-
-// ReadFloat32 returns an error matching [ErrNoCgo].
-func (b *Buffer) ReadFloat32(ctx context.Context) ([]float32, error) {
-	return nil, noCgo("ReadFloat32")
-}
-
-// ReadUint32 returns an error matching [ErrNoCgo].
-func (b *Buffer) ReadUint32(ctx context.Context) ([]uint32, error) {
-	return nil, noCgo("ReadUint32")
-}
-
 // Release does nothing.
 func (b *Buffer) Release() {}
 
@@ -158,23 +133,12 @@ func Devices() []*Device { return nil }
 // SetLogger does nothing without cgo: there is no driver to log.
 func SetLogger(l *slog.Logger) {}
 
-// Counts returns the zero DeviceCounts.
-func (d *Device) Counts() DeviceCounts { return DeviceCounts{} }
-
 // Stats returns the zero Stats.
 func (d *Device) Stats() Stats { return Stats{} }
 
 // TempBuffer returns an error matching [ErrNoCgo].
 func (d *Device) TempBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
 	return nil, noCgo("TempBuffer")
-}
-
-// WriteAt returns an error matching [ErrNoCgo].
-func (b *Buffer) WriteAt(offset uint64, data []byte) error { return noCgo("WriteAt") }
-
-// ReadAt returns an error matching [ErrNoCgo].
-func (b *Buffer) ReadAt(ctx context.Context, offset uint64, dst []byte) error {
-	return noCgo("ReadAt")
 }
 
 // CopyTo returns an error matching [ErrNoCgo].

@@ -30,7 +30,7 @@ func TestOpenWithoutCgo(t *testing.T) {
 		t.Errorf("NewBuffer = %v, want ErrNoCgo", err)
 	}
 	var b *wgpu.Buffer
-	if _, err := b.Read(context.Background()); !errors.Is(err, wgpu.ErrNoCgo) {
+	if _, err := wgpu.Read[byte](context.Background(), b, 0, int(b.Size())); !errors.Is(err, wgpu.ErrNoCgo) {
 		t.Errorf("Read = %v, want ErrNoCgo", err)
 	}
 	if err := d.Close(); err != nil {

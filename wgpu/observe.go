@@ -7,23 +7,6 @@ import (
 	"weak"
 )
 
-// Counts returns the device's counts. It never blocks on a call in
-// progress for longer than a map update and is safe to call at any time,
-// also after Close (then the device holds nothing); the fields are not read
-// at one instant.
-func (d *Device) Counts() DeviceCounts {
-	d.mu.Lock()
-	buffers := len(d.buffers)
-	d.mu.Unlock()
-	return DeviceCounts{
-		Compiles:         d.compiles.Load(),
-		PipelinesCached:  d.pipelines.Size(),
-		BuffersLive:      buffers,
-		StreamsLive:      d.streams.Size(),
-		UncapturedErrors: uncapturedErrors(),
-	}
-}
-
 // open is every device of the process not yet closed, weakly: a device the
 // program drops without Close leaves it once collected.
 var open struct {

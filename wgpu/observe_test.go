@@ -19,28 +19,28 @@ func TestDevicesAndCounts(t *testing.T) {
 	if !slices.Contains(wgpu.Devices(), d) {
 		t.Fatalf("Devices() does not list an open device")
 	}
-	c0 := d.Counts()
+	c0 := d.Stats()
 	b := mustBuffer(t, d, 16)
 	if err := d.Launch(gpu.NewStreamID(), incKernel, [3]uint32{1, 1, 1}, b); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := b.Read(context.Background()); err != nil {
+	if _, err := wgpu.Read[byte](context.Background(), b, 0, int(b.Size())); err != nil {
 		t.Fatal(err)
 	}
-	c := d.Counts()
+	c := d.Stats()
 	if c.BuffersLive != c0.BuffersLive+1 || c.StreamsLive != c0.StreamsLive+1 || c.Compiles != c0.Compiles+1 || c.PipelinesCached != c0.PipelinesCached+1 {
-		t.Errorf("Counts() = %+v after a buffer, a stream and a kernel, was %+v", c, c0)
+		t.Errorf("Stats() = %+v after a buffer, a stream and a kernel, was %+v", c, c0)
 	}
 	b.Release()
-	if got := d.Counts().BuffersLive; got != c0.BuffersLive {
-		t.Errorf("Counts().BuffersLive = %d after Release, want %d", got, c0.BuffersLive)
+	if got := d.Stats().BuffersLive; got != c0.BuffersLive {
+		t.Errorf("Stats().BuffersLive = %d after Release, want %d", got, c0.BuffersLive)
 	}
 	d.Close()
 	if slices.Contains(wgpu.Devices(), d) {
 		t.Errorf("Devices() lists a closed device")
 	}
-	if got := d.Counts(); got.BuffersLive != 0 || got.PipelinesCached != 0 {
-		t.Errorf("Counts() = %+v after Close, want nothing held", got)
+	if got := d.Stats(); got.BuffersLive != 0 || got.PipelinesCached != 0 {
+		t.Errorf("Stats() = %+v after Close, want nothing held", got)
 	}
 }
 

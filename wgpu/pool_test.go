@@ -73,14 +73,14 @@ func TestStagingClasses(t *testing.T) {
 	ctx := testCtx(t)
 	b := mustBuffer(t, d, 8192)
 	for _, size := range []int{4, 256, 200, 100} { // all in the 256-byte class
-		if err := b.ReadAt(ctx, 0, make([]byte, size)); err != nil {
+		if err := wgpu.ReadInto(ctx, b, 0, make([]byte, size)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if s := d.Stats(); s.StagingCreated != 1 || s.StagingHeld != 1 || s.StagingBytesHeld != 256 {
 		t.Fatalf("after four reads of the 256-byte class, Stats = %+v, want 1 created and held", s)
 	}
-	if err := b.ReadAt(ctx, 0, make([]byte, 8192)); err != nil { // larger than the pool: released after
+	if err := wgpu.ReadInto(ctx, b, 0, make([]byte, 8192)); err != nil { // larger than the pool: released after
 		t.Fatal(err)
 	}
 	if s := d.Stats(); s.StagingCreated != 2 || s.StagingHeld != 1 || s.StagingBytesHeld != 256 {
@@ -89,7 +89,7 @@ func TestStagingClasses(t *testing.T) {
 	nd := openTestDevice(t, wgpu.Options{StagingPoolBytes: -1})
 	nb := mustBuffer(t, nd, 64)
 	for range 3 {
-		if _, err := nb.Read(ctx); err != nil {
+		if _, err := wgpu.Read[byte](ctx, nb, 0, int(nb.Size())); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -199,7 +199,7 @@ func TestTempPoolLimit(t *testing.T) {
 	if s := d.Stats(); s.TempHeld != 1 || s.TempBytesHeld != 1024 {
 		t.Fatalf("Stats = %+v, want 1 held", s)
 	}
-	if err := b.Write(make([]byte, 4)); err == nil || !contains(err.Error(), "buffer is released") {
+	if err := wgpu.Write(b, 0, make([]byte, 4)); err == nil || !contains(err.Error(), "buffer is released") {
 		t.Fatalf("Write to a buffer recycled over the limit = %v, want released", err)
 	}
 	nd := openTestDevice(t, wgpu.Options{TempPoolBytes: -1})
@@ -287,12 +287,12 @@ func TestCloseReleasesPools(t *testing.T) {
 	ctx := testCtx(t)
 	x := mustBuffer(t, d, 1<<16)
 	for _, size := range []int{64, 1024, 1 << 16} {
-		if err := x.ReadAt(ctx, 0, make([]byte, size)); err != nil {
+		if err := wgpu.ReadInto(ctx, x, 0, make([]byte, size)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	d.Launch(1, incKernel, [3]uint32{256, 1, 1}, x)
-	x.ReadAt(newCancelMidWait(), 0, make([]byte, 4096))
+	wgpu.ReadInto(newCancelMidWait(), x, 0, make([]byte, 4096))
 	for range 3 {
 		tb, _ := d.TempBuffer(4096, 0)
 		defer tb.Recycle()

@@ -111,7 +111,7 @@ func testCancelledWaits(t *testing.T, withReads bool) {
 			}
 			if withReads && i%100 == 0 {
 				reads++
-				if _, err := x.Read(newCancelMidWait()); err != nil && err != context.Canceled {
+				if _, err := wgpu.Read[byte](newCancelMidWait(), x, 0, int(x.Size())); err != nil && err != context.Canceled {
 					t.Fatalf("Read(cancelled mid-wait) = %v, want context.Canceled or nil", err)
 				}
 			}

@@ -2,11 +2,21 @@
 
 package wgpu
 
-// Stats returns the device's buffer counts. It is safe to call at any
-// time, also after Close; the fields are read one pool at a time, not as
-// one snapshot.
+// Stats returns the device's counts. It never blocks on a call in progress
+// for longer than a map update or a pool's bookkeeping, and is safe to call
+// at any time, also after Close (then the device holds nothing); the fields
+// are not read at one instant, one lock at a time.
 func (d *Device) Stats() Stats {
-	s := Stats{BuffersCreated: d.buffersCreated.Load()}
+	s := Stats{
+		Compiles:         d.compiles.Load(),
+		PipelinesCached:  d.pipelines.Size(),
+		StreamsLive:      d.streams.Size(),
+		UncapturedErrors: uncapturedErrors(),
+		BuffersCreated:   d.buffersCreated.Load(),
+	}
+	d.mu.Lock()
+	s.BuffersLive = len(d.buffers)
+	d.mu.Unlock()
 	d.stageMu.Lock()
 	s.StagingCreated = d.staging.created
 	s.StagingBytesHeld = d.staging.held

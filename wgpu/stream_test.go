@@ -23,18 +23,18 @@ func TestLaunchAdd(t *testing.T) {
 	for i := range av {
 		av[i], bv[i] = float32(i), float32(2*i)+0.5
 	}
-	if err := a.WriteFloat32(av); err != nil {
+	if err := wgpu.Write(a, 0, av); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.WriteFloat32(bv); err != nil {
+	if err := wgpu.Write(b, 0, bv); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Launch(1, addKernel, [3]uint32{(n + 63) / 64, 1, 1}, a, b, c); err != nil {
 		t.Fatalf("Launch = %v", err)
 	}
-	got, err := c.ReadFloat32(ctx) // read-back flushes stream 1
+	got, err := wgpu.Read[float32](ctx, c, 0, int(c.Size()/4)) // read-back flushes stream 1
 	if err != nil {
-		t.Fatalf("ReadFloat32 = %v", err)
+		t.Fatalf("Read = %v", err)
 	}
 	for i := range got {
 		if want := av[i] + bv[i]; got[i] != want {
@@ -49,7 +49,7 @@ func TestBatching(t *testing.T) {
 	d := openTestDevice(t, wgpu.Options{MaxBatch: 8})
 	ctx := context.Background()
 	x := mustBuffer(t, d, 4*64)
-	if err := x.WriteUint32(make([]uint32, 64)); err != nil {
+	if err := wgpu.Write(x, 0, make([]uint32, 64)); err != nil {
 		t.Fatal(err)
 	}
 	const launches = 29
@@ -67,7 +67,7 @@ func TestBatching(t *testing.T) {
 	if got := wgpu.Pending(d, 3); got != 0 {
 		t.Errorf("Pending after Sync = %d, want 0", got)
 	}
-	got, err := x.ReadUint32(ctx)
+	got, err := wgpu.Read[uint32](ctx, x, 0, int(x.Size()/4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestWriteOrdering(t *testing.T) {
 	d := openTestDevice(t)
 	ctx := context.Background()
 	x := mustBuffer(t, d, 4*64)
-	if err := x.WriteUint32(make([]uint32, 64)); err != nil {
+	if err := wgpu.Write(x, 0, make([]uint32, 64)); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
@@ -96,13 +96,13 @@ func TestWriteOrdering(t *testing.T) {
 	for i := range hundred {
 		hundred[i] = 100
 	}
-	if err := x.WriteUint32(hundred); err != nil {
+	if err := wgpu.Write(x, 0, hundred); err != nil {
 		t.Fatal(err)
 	}
 	if err := d.Launch(1, incKernel, [3]uint32{1, 1, 1}, x); err != nil {
 		t.Fatal(err)
 	}
-	got, err := x.ReadUint32(ctx)
+	got, err := wgpu.Read[uint32](ctx, x, 0, int(x.Size()/4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestFlushSyncIdempotent(t *testing.T) {
 			t.Fatalf("Sync #%d = %v", i, err)
 		}
 	}
-	got, err := x.ReadUint32(ctx)
+	got, err := wgpu.Read[uint32](ctx, x, 0, int(x.Size()/4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ func TestSyncCanceled(t *testing.T) {
 	if err := d.Sync(ctx, 2); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Sync(canceled) = %v, want context.Canceled", err)
 	}
-	if _, err := x.Read(ctx); !errors.Is(err, context.Canceled) {
+	if _, err := wgpu.Read[byte](ctx, x, 0, int(x.Size())); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Read(canceled) = %v, want context.Canceled", err)
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 10*time.Second)
@@ -263,8 +263,8 @@ func TestReleasePending(t *testing.T) {
 		f    func() error
 	}{
 		{"Launch", func() error { return d.Launch(4, incKernel, [3]uint32{1, 1, 1}, x) }},
-		{"Write", func() error { return x.Write(make([]byte, 16)) }},
-		{"Read", func() error { _, err := x.Read(ctx); return err }},
+		{"Write", func() error { return wgpu.Write(x, 0, make([]byte, 16)) }},
+		{"Read", func() error { _, err := wgpu.Read[byte](ctx, x, 0, int(x.Size())); return err }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			e := asError(t, tc.f())
@@ -310,7 +310,7 @@ func TestConcurrentStreams(t *testing.T) {
 				errs <- err
 				return
 			}
-			got, err := x.ReadUint32(ctx)
+			got, err := wgpu.Read[uint32](ctx, x, 0, int(x.Size()/4))
 			if err != nil {
 				errs <- err
 				return
@@ -345,7 +345,7 @@ func TestCloseStream(t *testing.T) {
 	if n := wgpu.Streams(d); n != 0 {
 		t.Errorf("after closing 50 streams the device keeps state for %d", n)
 	}
-	v, err := x.ReadUint32(ctx)
+	v, err := wgpu.Read[uint32](ctx, x, 0, int(x.Size()/4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +416,7 @@ func TestCloseStreamRacesLaunch(t *testing.T) {
 	if n := wgpu.Users(x); n != 0 {
 		t.Errorf("%d streams still hold pending launches after the last CloseStream", n)
 	}
-	v, err := x.ReadUint32(ctx)
+	v, err := wgpu.Read[uint32](ctx, x, 0, int(x.Size()/4))
 	if err != nil {
 		t.Fatal(err)
 	}

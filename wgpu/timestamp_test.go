@@ -31,7 +31,7 @@ func TestTimeStream(t *testing.T) {
 	if dur <= 0 {
 		t.Errorf("TimeStream = %v, want > 0", dur)
 	}
-	got, err := x.ReadUint32(ctx)
+	got, err := wgpu.Read[uint32](ctx, x, 0, int(x.Size()/4))
 	if err != nil {
 		t.Fatal(err)
 	}

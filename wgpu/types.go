@@ -1,7 +1,7 @@
 package wgpu
 
 // The plain types and constants of the buffer pools, the counts and the
-// typed helpers: in both builds, with cgo and without.
+// element types of buffer I/O: in both builds, with cgo and without.
 
 // DefaultStagingPoolBytes is how many bytes of idle staging buffers a
 // device keeps for read-backs when [Options].StagingPoolBytes is 0.
@@ -11,11 +11,30 @@ const DefaultStagingPoolBytes = 64 << 20
 // for [Device.TempBuffer] when [Options].TempPoolBytes is 0.
 const DefaultTempPoolBytes = 256 << 20
 
-// Stats counts a device's buffers and its two pools: the staging buffers
-// that read-backs copy through and the recycled buffers of
+// Stats is what a device holds and has done, as [Device.Stats] reads it
+// (package metrics publishes it): its pipeline builds, its live buffers,
+// streams and cached pipelines, and its two buffer pools, the staging
+// buffers that read-backs copy through and the recycled buffers of
 // [Device.TempBuffer]. A loop whose every step creates no GPU buffer keeps
-// BuffersCreated and StagingCreated still after its first step.
+// BuffersCreated and StagingCreated still after its first step. It is a
+// plain value that the caller owns.
 type Stats struct {
+	// Compiles is how many pipeline builds the device has started: once
+	// per distinct kernel that compiled, plus once per failed attempt. A
+	// program can check with it that a warm-up pass compiled every kernel
+	// and the real pass compiled none.
+	Compiles int64
+	// PipelinesCached is the compiled pipelines the device keeps.
+	PipelinesCached int
+	// BuffersLive is the buffers created and not released.
+	BuffersLive int
+	// StreamsLive is the streams with state on the device (launched on
+	// and not closed).
+	StreamsLive int
+	// UncapturedErrors is how many WebGPU errors escaped every error scope
+	// in this process, on any device: each is a bug in this package or the
+	// driver. wgpu-native reports them without saying on which device.
+	UncapturedErrors uint64
 	// BuffersCreated counts the buffers NewBuffer created (and so
 	// NewBufferFrom and TempBuffer's misses).
 	BuffersCreated int64
@@ -34,25 +53,7 @@ type Stats struct {
 	TempWaiting   int
 }
 
-// DeviceCounts are what a device holds and has done, as monitoring reads
-// them (package metrics publishes them).
-type DeviceCounts struct {
-	// Compiles is [Device.Compiles]: pipeline builds started.
-	Compiles int64
-	// PipelinesCached is the compiled pipelines the device keeps.
-	PipelinesCached int
-	// BuffersLive is the buffers created and not released.
-	BuffersLive int
-	// StreamsLive is the streams with state on the device (launched on
-	// and not closed).
-	StreamsLive int
-	// UncapturedErrors is how many WebGPU errors escaped every error scope
-	// in this process, on any device: each is a bug in this package or the
-	// driver. wgpu-native reports them without saying on which device.
-	UncapturedErrors uint64
-}
-
-// Numeric is the element types the typed helpers ([Write], [Read],
+// Numeric is the element types the buffer functions ([Write], [Read],
 // [ReadInto], [NewBufferFrom]) move to and from buffers: fixed-size
 // integers and floats, stored little-endian as WGSL reads them.
 type Numeric interface {

@@ -1,7 +1,6 @@
 package wgpu
 
 import (
-	"context"
 	"fmt"
 	"strings"
 )
@@ -54,34 +53,4 @@ func bindingList(bs []Binding) string {
 		names[i] = b.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// ParseBindings returns the buffer bindings of a WGSL module's first
-// @compute entry point, as [ParseKernel] does for a named one.
-func ParseBindings(source string) ([]Binding, error) {
-	mi, err := checkModule(context.Background(), "Compile", source, nil, Limits{MaxBindingsPerBindGroup: 1 << 20}.withDefaults())
-	if err != nil {
-		return nil, err
-	}
-	for _, ep := range mi.EntryPoints {
-		if ep.Stage == "compute" {
-			return ep.Bindings, nil
-		}
-	}
-	return nil, newError("Compile", ErrorTypeValidation, "the module has no @compute entry point")
-}
-
-// ParseKernel checks source with entry point entry as [CheckKernel] does,
-// with WebGPU's default limits (see [DefaultLimits]) but maxBindings for
-// maxBindingsPerBindGroup (0: the default), and returns the entry point's
-// bindings: the buffers a [Device.Launch] binds, in order. [Device.Compile]
-// runs the same checks with the device's own limits ([Device.CheckKernel]),
-// so a kernel that passes one and fails the other does so by a limit the
-// message names.
-func ParseKernel(source, entry string, maxBindings uint32) ([]Binding, error) {
-	ki, err := checkKernel(context.Background(), "Compile", source, entry, nil, Limits{MaxBindingsPerBindGroup: maxBindings}.withDefaults())
-	if err != nil {
-		return nil, err
-	}
-	return ki.Bindings, nil
 }

@@ -1,11 +1,13 @@
 package wgpu_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -50,9 +52,9 @@ func mainUsing(names ...string) string {
 	return b.String()
 }
 
-// TestParseKernel covers the front-end as the device uses it, including
-// each source the regex scanner misread (issue 10, defect 6).
-func TestParseKernel(t *testing.T) {
+// TestCheckKernelBindings covers the front-end as the device uses it,
+// including each source the regex scanner misread (issue 10, defect 6).
+func TestCheckKernelBindings(t *testing.T) {
 	const main = "\n@compute @workgroup_size(1) fn main() {}"
 	tests := []struct {
 		name string
@@ -137,19 +139,20 @@ var<workgroup> tile: array<f32, 64>;` + mainUsing("out", "p", "s"), want: []bind
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := wgpu.ParseKernel(tc.src, "main", tc.max)
+			ki, err := wgpu.CheckKernel(context.Background(), gpu.NewKernel(tc.name, tc.src, "main"), wgpu.Limits{MaxBindingsPerBindGroup: tc.max})
 			if tc.err != 0 {
 				var e *wgpu.Error
 				if !errors.As(err, &e) || e.Type != tc.err || !strings.Contains(err.Error(), tc.msg) {
-					t.Fatalf("ParseKernel = %v, %v; want an error of type %v containing %q", got, err, tc.err, tc.msg)
+					t.Fatalf("CheckKernel = %v, %v; want an error of type %v containing %q", ki, err, tc.err, tc.msg)
 				}
 				return
 			}
 			if err != nil {
-				t.Fatalf("ParseKernel = %v", err)
+				t.Fatalf("CheckKernel = %v", err)
 			}
+			got := ki.Bindings
 			if len(got) != len(tc.want) {
-				t.Fatalf("ParseKernel = %+v, want %+v", got, tc.want)
+				t.Fatalf("CheckKernel bindings = %+v, want %+v", got, tc.want)
 			}
 			for i, w := range tc.want {
 				g := got[i]

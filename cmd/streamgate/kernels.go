@@ -69,7 +69,7 @@ func (w *workload) newInputs(dims []uint32, storage ...*wgpu.Buffer) func(contex
 			return nil, nil, err
 		}
 		made = append(made, u)
-		if err := u.WriteUint32(dims); err != nil {
+		if err := wgpu.Write(u, 0, dims); err != nil {
 			return nil, nil, err
 		}
 		in := []gpu.Buffer{u}
@@ -152,9 +152,9 @@ func newWorkload(d *wgpu.Device, sh shape, seed uint64) (w *workload, a, b []flo
 		{buf: w.sumDims, u: w.sumDimsData()},
 	} {
 		if up.f != nil {
-			err = up.buf.WriteFloat32(up.f)
+			err = wgpu.Write(up.buf, 0, up.f)
 		} else {
-			err = up.buf.WriteUint32(up.u)
+			err = wgpu.Write(up.buf, 0, up.u)
 		}
 		if err != nil {
 			w.release()

@@ -87,7 +87,7 @@ func TestCandidatesCorrect(t *testing.T) {
 			for i := range nan {
 				nan[i] = float32(math.NaN())
 			}
-			require.NoError(t, buf.WriteFloat32(nan))
+			require.NoError(t, wgpu.Write(buf, 0, nan))
 		}
 		runCand := func(o op, cand tune.Candidate) {
 			require.NoError(t, cand.Run(ctx, c, o.args))
@@ -98,7 +98,7 @@ func TestCandidatesCorrect(t *testing.T) {
 			t.Run(fmt.Sprintf("matmul/%s/%dx%dx%d", cand.Name, sh.M, sh.N, sh.K), func(t *testing.T) {
 				poison(w.c)
 				runCand(w.ops[0], cand)
-				gotC, err = w.c.ReadFloat32(ctx)
+				gotC, err = wgpu.Read[float32](ctx, w.c, 0, int(w.c.Size()/4))
 				require.NoError(t, err)
 				_, err := checkMatmul(gotC, a, b, sh.M, sh.N, sh.K)
 				assert.NoError(t, err)
@@ -108,7 +108,7 @@ func TestCandidatesCorrect(t *testing.T) {
 			t.Run(fmt.Sprintf("softmax/%s/%dx%d", cand.Name, sh.M, sh.N), func(t *testing.T) {
 				poison(w.s)
 				runCand(w.ops[1], cand)
-				gotS, err = w.s.ReadFloat32(ctx)
+				gotS, err = wgpu.Read[float32](ctx, w.s, 0, int(w.s.Size()/4))
 				require.NoError(t, err)
 				_, err := checkSoftmax(gotS, gotC, sh.M, sh.N)
 				assert.NoError(t, err)
@@ -119,7 +119,7 @@ func TestCandidatesCorrect(t *testing.T) {
 				poison(w.partial)
 				poison(w.out)
 				runCand(w.ops[2], cand)
-				got, err := w.out.ReadFloat32(ctx)
+				got, err := wgpu.Read[float32](ctx, w.out, 0, int(w.out.Size()/4))
 				require.NoError(t, err)
 				_, err = checkSum(got[0], gotS)
 				assert.NoError(t, err)
@@ -145,12 +145,12 @@ func TestReduceExact(t *testing.T) {
 		x[i] = float32(i%5 + 1)
 		want += x[i]
 	}
-	require.NoError(t, w.s.WriteFloat32(x))
+	require.NoError(t, wgpu.Write(w.s, 0, x))
 	for _, cand := range w.ops[2].tune.Candidates {
 		t.Run(cand.Name, func(t *testing.T) {
-			require.NoError(t, w.out.WriteFloat32([]float32{-1}))
+			require.NoError(t, wgpu.Write(w.out, 0, []float32{-1}))
 			require.NoError(t, cand.Run(ctx, c, w.ops[2].args))
-			got, err := w.out.ReadFloat32(ctx)
+			got, err := wgpu.Read[float32](ctx, w.out, 0, int(w.out.Size()/4))
 			require.NoError(t, err)
 			assert.Equal(t, want, got[0])
 		})

@@ -184,7 +184,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its %d launches are discarded,\n", reg.ProcessMode(), mc.Launches())
 		fmt.Fprintf(stdout, "      its kernels compile, its %d tunable keys are tuned (measurements execute under Measure overrides)\n", len(tunable))
 	}
-	compiles0, start := d.Compiles(), time.Now()
+	compiles0, start := d.Stats().Compiles, time.Now()
 	if cfg.replay {
 		graph, err = c.Capture(func() error { return m.Step(launch) })
 		if err == nil {
@@ -200,7 +200,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	if err := c.Sync(ctx); err != nil {
 		return fail("warm-up sync: %v", err)
 	}
-	warmTime, warmCompiles, warmStats := time.Since(start), d.Compiles()-compiles0, c.Stats()
+	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
 	printedHit := false
 	for _, o := range tunable {
 		_, res, err := tu.Pick(ctx, o.Tune)
@@ -250,7 +250,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	} else {
 		fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
 	}
-	compiles1 := d.Compiles()
+	compiles1 := d.Stats().Compiles
 	times := make([]time.Duration, cfg.steps)
 	var created1 int64
 	for i := range times {
@@ -273,7 +273,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		}
 	}
 	rep.RealBuffersCreated = d.Stats().BuffersCreated - created1
-	rep.RealPassCompiles = d.Compiles() - compiles1
+	rep.RealPassCompiles = d.Stats().Compiles - compiles1
 	realStats := c.Stats()
 	var winners []string
 	for _, o := range tunable {
@@ -379,5 +379,5 @@ func coldStep(ctx context.Context, adapter string, mc decoder.Config, w *decoder
 	if maxErr, _ := decoder.MaxAbsError(got, want); !(maxErr <= tol) {
 		return 0, 0, fmt.Errorf("logits max abs error %.3g, tolerance %.3g", maxErr, tol)
 	}
-	return dt, d.Compiles(), nil
+	return dt, d.Stats().Compiles, nil
 }

@@ -198,7 +198,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	// 1. The warm-up pass.
 	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its launches are discarded,\n", reg.ProcessMode())
 	fmt.Fprintf(stdout, "      its kernels compile, its ops are tuned (measurements execute under Measure overrides)\n")
-	compiles0, start := d.Compiles(), time.Now()
+	compiles0, start := d.Stats().Compiles, time.Now()
 	results, err := w.step(ctx, tu)
 	finishProgress()
 	if err != nil {
@@ -207,7 +207,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	if err := c.Sync(ctx); err != nil {
 		return fail("warm-up sync: %v", err)
 	}
-	warmTime, warmCompiles, warmStats := time.Since(start), d.Compiles()-compiles0, c.Stats()
+	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
 	cached := 0
 	for i, o := range w.ops {
 		res := results[i]
@@ -243,7 +243,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	// 2. The real pass.
 	reg.SetProcessMode(registry.ProcessExecute)
 	fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
-	compiles1 := d.Compiles()
+	compiles1 := d.Stats().Compiles
 	var total, best time.Duration
 	var ran []*tune.Result
 	for i := range cfg.steps {
@@ -260,7 +260,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 			best = dt
 		}
 	}
-	realCompiles := d.Compiles() - compiles1
+	realCompiles := d.Stats().Compiles - compiles1
 	realStats := c.Stats()
 	var winners []string
 	rep.Real.Kernels = map[string]string{}
@@ -285,15 +285,15 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	}
 
 	// 3. The CPU check of the last real step.
-	gotC, err := w.c.ReadFloat32(ctx)
+	gotC, err := wgpu.Read[float32](ctx, w.c, 0, int(w.c.Size()/4))
 	if err != nil {
 		return fail("reading C: %v", err)
 	}
-	gotS, err := w.s.ReadFloat32(ctx)
+	gotS, err := wgpu.Read[float32](ctx, w.s, 0, int(w.s.Size()/4))
 	if err != nil {
 		return fail("reading S: %v", err)
 	}
-	gotSum, err := w.out.ReadFloat32(ctx)
+	gotSum, err := wgpu.Read[float32](ctx, w.out, 0, int(w.out.Size()/4))
 	if err != nil {
 		return fail("reading the sum: %v", err)
 	}

@@ -127,7 +127,7 @@ func NewModel(d *wgpu.Device, c Config, w *Weights, pooled bool) (m *Model, err 
 			return nil, err
 		}
 		if s.Data != nil {
-			if err := m.bufs[i].Write(s.Data); err != nil {
+			if err := wgpu.Write(m.bufs[i], 0, s.Data); err != nil {
 				return nil, err
 			}
 		}
@@ -253,7 +253,8 @@ func Chosen(c *client.Client, winners map[string]string) func(*Op, []gpu.Buffer)
 
 // ReadLogits reads the logits of the last step.
 func (m *Model) ReadLogits(ctx context.Context) ([]float32, error) {
-	return m.Logits().ReadFloat32(ctx)
+	l := m.Logits()
+	return wgpu.Read[float32](ctx, l, 0, int(l.Size()/4))
 }
 
 // tuneOp makes o's tune op: a candidate per variant, measured on fresh
@@ -301,7 +302,7 @@ func (m *Model) newInputs(slots []int) func(context.Context) ([]gpu.Buffer, func
 			}
 			made = append(made, b)
 			if s.Data != nil {
-				err = b.Write(s.Data)
+				err = wgpu.Write(b, 0, s.Data)
 			} else {
 				err = b.Clear(0, s.Size)
 			}

@@ -38,7 +38,11 @@ const (
 const keyVersion = "v2"
 
 // An Option configures [Open].
-type Option func(*config)
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
 
 type config struct {
 	log      *slog.Logger
@@ -50,11 +54,11 @@ type config struct {
 // WithLogger sends the cache's warnings (Redis unreachable, a value that
 // does not decode) and, at Info, its recoveries to l. By default they go
 // to slog.Default(), warnings and above.
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
+func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.log = l }) }
 
 // WithTimeout bounds each Redis call (a dial, a read, a write) by d, in
 // addition to the caller's context; by default [DefaultTimeout].
-func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = d } }
+func WithTimeout(d time.Duration) Option { return optionFunc(func(c *config) { c.timeout = d }) }
 
 // WithClaimTTL sets how long a process's claim to tune a key lasts: a miss
 // in both caches claims the key, and others that miss it wait up to that
@@ -63,11 +67,11 @@ func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = 
 // decides nothing leaves it to expire. It should exceed the longest tune.
 // 0 disables claims: processes that miss a key at once all tune it. By
 // default [DefaultClaimTTL].
-func WithClaimTTL(d time.Duration) Option { return func(c *config) { c.claimTTL = d } }
+func WithClaimTTL(d time.Duration) Option { return optionFunc(func(c *config) { c.claimTTL = d }) }
 
 // WithPrefix sets the prefix of every Redis key the cache reads and
 // writes; by default [DefaultPrefix].
-func WithPrefix(p string) Option { return func(c *config) { c.prefix = p } }
+func WithPrefix(p string) Option { return optionFunc(func(c *config) { c.prefix = p }) }
 
 // Cache is a [tune.Cache] on Redis in front of a local cache. It is safe
 // for concurrent use by multiple goroutines, and any number of processes
@@ -102,7 +106,7 @@ type Cache struct {
 func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
 	cfg := config{log: slogwarn.New(), timeout: DefaultTimeout, claimTTL: DefaultClaimTTL, prefix: DefaultPrefix}
 	for _, o := range opts {
-		o(&cfg)
+		o.apply(&cfg)
 	}
 	if local == nil {
 		panic("rediscache: nil local cache")

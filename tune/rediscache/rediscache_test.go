@@ -25,9 +25,9 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/fake"
 	"github.com/streamgate/streamgate/internal/redistest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/tune/rediscache"
 	"github.com/streamgate/streamgate/tune/sqlitecache"
@@ -102,7 +102,7 @@ func op(key string) tune.Op {
 func tuner(c tune.Cache, opts ...tune.Option) *tune.Tuner {
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
-	return tune.New(client.New(fake.New(), client.WithRegistry(r)), append([]tune.Option{tune.WithCache(c), tune.WithDevice("test-gpu")}, opts...)...)
+	return tune.New(client.New(streamgatetest.NewService(), client.WithRegistry(r)), append([]tune.Option{tune.WithCache(c), tune.WithDevice("test-gpu")}, opts...)...)
 }
 
 // TestIssue22_LoadLocalThenRedis: a load asks the local cache, then Redis,

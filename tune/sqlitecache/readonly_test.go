@@ -16,8 +16,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/fake"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
@@ -88,7 +88,7 @@ func TestIssue22_ReadOnlyShippedCache(t *testing.T) {
 			// and keeps a new key (twice: one warning).
 			r := registry.New()
 			r.SetProcessMode(registry.ProcessCompileAndAutotune)
-			svc := fake.New()
+			svc := streamgatetest.NewService()
 			cl := client.New(svc, client.WithRegistry(r))
 			tu := tune.New(cl, tune.WithCache(c), tune.WithDevice("fleet-gpu"))
 			for _, key := range []string{"new/1", "new/2"} {

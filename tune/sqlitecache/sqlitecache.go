@@ -40,7 +40,11 @@ const busyTimeout = 10 * time.Second
 var ErrNotCache = errors.New("not a streamgate tune cache")
 
 // An Option configures [Open].
-type Option func(*config)
+type Option interface{ apply(*config) }
+
+type optionFunc func(*config)
+
+func (f optionFunc) apply(c *config) { f(c) }
 
 type config struct {
 	log *slog.Logger
@@ -49,7 +53,7 @@ type config struct {
 // WithLogger sends the cache's warnings (an entry that does not decode, a
 // version-1 file upgraded, a read-only file's first store) to l. By default
 // they go to slog.Default(), warnings and above.
-func WithLogger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
+func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.log = l }) }
 
 // Cache is a [tune.Cache] in one SQLite file. It is safe for concurrent use
 // by multiple goroutines, and several processes may use one file at once.
@@ -82,7 +86,7 @@ type Cache struct {
 func Open(path string, opts ...Option) (*Cache, error) {
 	cfg := config{log: slogwarn.New()}
 	for _, o := range opts {
-		o(&cfg)
+		o.apply(&cfg)
 	}
 	c, err := open(path, cfg)
 	if err != nil {
