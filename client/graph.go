@@ -155,6 +155,19 @@ func (c *Client) endCapture(cp *capture) {
 	cp.mu.Unlock()
 }
 
+// replayInCapture refuses a replay during a capture of c (it would run
+// now, in the middle of a capture that runs nothing), failing the capture
+// too, as a refused launch does.
+func (c *Client) replayInCapture(cp *capture, g *Graph) error {
+	err := fmt.Errorf("client: Replay of graph %d inside a Capture of the same client: capture the launches themselves", g.g.ID())
+	cp.mu.Lock()
+	if !cp.done {
+		cp.errs = append(cp.errs, err)
+	}
+	cp.mu.Unlock()
+	return err
+}
+
 // captureLaunch records one launch into cp.
 func (c *Client) captureLaunch(cp *capture, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) error {
 	bs := append([]gpu.Buffer(nil), bindings...) // the caller's variadic slice must not escape
@@ -194,7 +207,8 @@ func (c *Client) Capturing() bool { return c.capture.Load() != nil }
 //
 // Either way a graph one of whose buffers was released or recycled since
 // the capture is an error naming it, and runs nothing; so is a released
-// graph, or one of another client. After Close, Replay returns
+// graph, one of another client, and a replay while a Capture of this
+// client runs (it would execute in the middle of a capture). After Close, Replay returns
 // [ErrClosed]; after the service's own close, its error (wgpu.ErrClosed).
 // Replay does not allocate.
 func (c *Client) Replay(g *Graph) error {
@@ -209,6 +223,9 @@ func (c *Client) Replay(g *Graph) error {
 	}
 	if g.released.Load() {
 		return fmt.Errorf("client: Replay of graph %d, which is released", g.g.ID())
+	}
+	if cp := c.capture.Load(); cp != nil {
+		return c.replayInCapture(cp, g)
 	}
 	if c.reg.Resolve(c.key) != registry.Execute {
 		if err := g.g.Check(); err != nil {

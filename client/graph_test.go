@@ -194,6 +194,11 @@ func TestReplayRefusals(t *testing.T) {
 	assert.ErrorContains(t, c.Replay(gd), "buffer is released", "a discarded replay checks its buffers too")
 	o.Release()
 
+	gr, err := c.Capture(func() error { _ = c.Replay(g); return nil }) // even swallowed, it fails the capture
+	assert.Nil(t, gr)
+	assert.ErrorContains(t, err, "inside a Capture")
+	assert.Empty(t, svc.Pending(stream), "the refused replay ran nothing")
+
 	gd.Release()
 	gd.Release()
 	assert.ErrorContains(t, c.Replay(gd), "released")

@@ -2,7 +2,6 @@ package streamgatetest
 
 import (
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/streamgate/streamgate/gpu"
@@ -60,7 +59,6 @@ type graph struct {
 	id       uint64
 	stream   gpu.StreamID
 	launches []Launch
-	mu       sync.Mutex
 	released atomic.Bool
 }
 

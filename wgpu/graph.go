@@ -173,8 +173,9 @@ func (r *GraphRecorder) FinishGraph() (*Graph, error) {
 //
 // A Graph is safe for concurrent use by multiple goroutines; replays of
 // one graph, like launches on one stream, record one at a time. The zero
-// value is not usable; use [Device.Capture]. It holds no wgpu object of
-// its own (its bind groups are the device's cached ones, its pipelines the
+// value is not usable; use [Device.Capture]. Release a graph that will
+// not be replayed again: until then the buffers it binds keep it. It
+// holds no wgpu object of its own (its bind groups are the device's cached ones, its pipelines the
 // device's), so [Graph.Release] frees nothing on the driver's side; the
 // device's Close makes every replay return an error matching [ErrClosed].
 type Graph struct {
