@@ -147,6 +147,7 @@ func (r *GraphRecorder) FinishGraph() (*Graph, error) {
 	}
 	defer leave()
 	g := &Graph{d: d, id: gpu.NewGraphID(), stream: r.stream, launches: r.launches, native: r.native, bgs: r.bgs, buffers: r.buffers}
+	e := d.bufEpoch.Load() // before the check: a recycle after it moves the epoch, and the next check looks again
 	if err := g.checkBuffers(op); err != nil {
 		return nil, err
 	}
@@ -158,7 +159,7 @@ func (r *GraphRecorder) FinishGraph() (*Graph, error) {
 		gb.b.graphs = append(gb.b.graphs, g)
 		gb.b.mu.Unlock()
 	}
-	g.epoch.Store(d.bufEpoch.Load() + 1)
+	g.epoch.Store(e + 1)
 	r.launches, r.native, r.bgs, r.buffers, r.index = nil, nil, nil, nil, nil
 	return g, nil
 }
