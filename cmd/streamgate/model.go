@@ -292,8 +292,8 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	slices.Sort(steady)
 	rep.StepMsMedian, rep.StepMsMin, rep.StepMsMax = ms(steady[len(steady)/2]), ms(steady[0]), ms(steady[len(steady)-1])
 	fmt.Fprintf(stdout, "  winners:                   %s\n", strings.Join(winners, " "))
-	fmt.Fprintf(stdout, "  launches per step:         %d (executed: %d, discarded: %d)\n", mc.Launches(),
-		realStats.Executed-warmStats.Executed, realStats.Discarded-warmStats.Discarded)
+	fmt.Fprintf(stdout, "  launches per step:         %d (in all %d steps: executed %d, discarded %d)\n", mc.Launches(),
+		cfg.steps, realStats.Executed-warmStats.Executed, realStats.Discarded-warmStats.Discarded)
 	fmt.Fprintf(stdout, "  first step:                %.2f ms, launch to result\n", rep.FirstStepMsWarm)
 	fmt.Fprintf(stdout, "  steady-state step:         %.2f ms median of %d (min–max %.2f–%.2f)\n", rep.StepMsMedian, len(steady), rep.StepMsMin, rep.StepMsMax)
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (compile stalls avoided: %d pipelines were compiled in warm-up)\n", rep.RealPassCompiles, warmCompiles)
