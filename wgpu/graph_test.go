@@ -487,3 +487,27 @@ func TestGraphSoak(t *testing.T) {
 		t.Errorf("x[0] = %d, want %d", got[0], want)
 	}
 }
+
+// TestGraphTimeStream times replays with GPU timestamps: the stream's open
+// pass ends before each timestamp, and the replays run once each.
+func TestGraphTimeStream(t *testing.T) {
+	d := openTestDevice(t)
+	if !d.HasTimestamps() {
+		t.Skip("the adapter has no timestamp queries")
+	}
+	x := mustBuffer(t, d, 256)
+	const stream = 8
+	g := capture(t, d, stream, func(r *wgpu.GraphRecorder) error {
+		return errors.Join(r.Launch(incKernel, [3]uint32{1, 1, 1}, x), r.Launch(incKernel, [3]uint32{1, 1, 1}, x))
+	})
+	if err := d.Launch(stream, incKernel, [3]uint32{1, 1, 1}, x); err != nil { // pending before the timing starts
+		t.Fatal(err)
+	}
+	dur, err := d.TimeStream(context.Background(), stream, func() error {
+		return errors.Join(g.Replay(), d.Launch(stream, incKernel, [3]uint32{1, 1, 1}, x), g.Replay())
+	})
+	if err != nil || dur <= 0 {
+		t.Fatalf("TimeStream = %v, %v; want a positive duration", dur, err)
+	}
+	allEqual(t, "x", readU32(t, x, 64), 6)
+}
