@@ -2,7 +2,9 @@ package tune_test
 
 import (
 	"context"
+	"errors"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -80,4 +82,50 @@ func TestCaptureMeetsTune(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, 2, g2.Len())
 	assert.Equal(t, measured, svc.Executed("fast")+svc.Executed("slow"), "a decided key measures nothing")
+}
+
+// TestCaptureWinnerFails: a winner that launches and then fails during a
+// capture is not followed by a fallback (its launch is in the graph): Run
+// returns its error, the capture yields no graph, and the next capture
+// runs the next best.
+func TestCaptureWinnerFails(t *testing.T) {
+	r := registry.New()
+	svc := streamgatetest.NewService()
+	c := client.New(svc, client.WithRegistry(r))
+	tu := tune.New(c, tune.WithTiming(tune.TimingWall))
+	kA := gpu.NewKernel("a", "@compute @workgroup_size(1) fn main() {}", "main")
+	kB := gpu.NewKernel("b", "@compute @workgroup_size(2) fn main() {}", "main")
+	fail := false
+	first := tune.Candidate{Name: "a", Run: func(ctx context.Context, c *client.Client, in []gpu.Buffer) error {
+		if err := c.Launch(kA, [3]uint32{1, 1, 1}); err != nil {
+			return err
+		}
+		if fail {
+			return errors.New("a broke after launching")
+		}
+		return nil
+	}}
+	slow := tune.Candidate{Name: "b", Run: func(ctx context.Context, c *client.Client, in []gpu.Buffer) error {
+		if !fail {
+			time.Sleep(3 * time.Millisecond) // loses the tune
+		}
+		return c.Launch(kB, [3]uint32{1, 1, 1})
+	}}
+	op := tune.Op{Key: "capture/fails", Candidates: []tune.Candidate{first, slow}, Pure: true}
+	ctx := context.Background()
+	_, res, err := tu.Pick(ctx, op)
+	require.NoError(t, err)
+	require.Equal(t, "a", res.Winner, "b sleeps 3 ms a run")
+	fail = true
+	g, err := c.Capture(func() error { _, err := tu.Run(ctx, op); return err })
+	assert.Nil(t, g)
+	assert.ErrorContains(t, err, "failed during a capture")
+	assert.ErrorContains(t, err, "a broke after launching")
+
+	g, err = c.Capture(func() error { _, err := tu.Run(ctx, op); return err })
+	require.NoError(t, err, "the next capture runs the next best")
+	require.NoError(t, c.Replay(g))
+	pending := svc.Pending(c.Stream().Stream)
+	require.Len(t, pending, 1)
+	assert.Equal(t, kB, pending[0].Kernel)
 }

@@ -236,7 +236,10 @@ func (t *Tuner) Pick(ctx context.Context, op Op, in ...gpu.Buffer) (Candidate, *
 // client's stream has: this is the real work, not a measurement. If the
 // winner fails (an error or a panic), Run falls back to the next best, and so
 // on; a failed candidate is excluded in this process and the key's cached
-// decision dropped, so the next Pick re-tunes without it. It returns the
+// decision dropped, so the next Pick re-tunes without it. While the
+// tuner's client captures a graph (client.Client.Capture) there is no
+// fallback: what the failed candidate launched is already in the graph, so
+// Run returns the error, for the capture to fail. It returns the
 // decision's Result, with Ran naming the candidate that ran.
 func (t *Tuner) Run(ctx context.Context, op Op, in ...gpu.Buffer) (*Result, error) {
 	d, err := t.decide(ctx, op, in)
@@ -249,7 +252,8 @@ func (t *Tuner) Run(ctx context.Context, op Op, in ...gpu.Buffer) (*Result, erro
 		if ci < 0 || t.hasFailed(op.Key, name) {
 			continue
 		}
-		err := runCandidate(ctx, op.Candidates[ci], t.clientFor(ctx), in)
+		cl := t.clientFor(ctx)
+		err := runCandidate(ctx, op.Candidates[ci], cl, in)
 		if err == nil {
 			return d.ran[i], nil
 		}
@@ -258,6 +262,11 @@ func (t *Tuner) Run(ctx context.Context, op Op, in ...gpu.Buffer) (*Result, erro
 		}
 		errs = append(errs, fmt.Errorf("%s: %w", name, err))
 		t.markFailed(op.Key, op.Candidates, name)
+		if cl.Capturing() {
+			// What the failed candidate launched before failing is in the
+			// graph: falling back would capture both. Fail the capture.
+			return nil, fmt.Errorf("tune: %s: %s failed during a capture (no fallback into a graph): %w", op.Key, name, err)
+		}
 	}
 	return nil, fmt.Errorf("tune: %s: no candidate ran: %w", op.Key, errors.Join(errs...))
 }
