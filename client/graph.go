@@ -90,7 +90,9 @@ type capture struct {
 // launches through the tuner's client, and is captured when that client
 // is the capturing one; an undecided key is measured first — its
 // candidates run on a fork of the client, outside the graph — and its
-// winner is then captured.
+// winner is then captured. A winner that fails during a capture is not
+// followed by a fallback (its launches are in the graph already): the
+// tuner's Run returns the error, and the capture fails.
 //
 // The service must implement [gpu.Capturer] (package wgpu's Device does).
 func (c *Client) Capture(step func() error) (*Graph, error) {

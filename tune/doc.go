@@ -39,8 +39,11 @@
 // measured first: its candidates run on a fork of the capturing client (a
 // stream of its own, under a Measure override), outside the graph, and the
 // winner is then captured; the capture under a discarding process mode is
-// then the whole warm-up pass, tuning included. Under WithNoStall, a key
-// another chain is tuning captures its default candidate.
+// then the whole warm-up pass, tuning included. A winner that fails while
+// the client captures is not followed by a fallback (what it launched is
+// in the graph): Run returns its error, failing the capture, and the next
+// capture runs the next best. Under WithNoStall, a key another chain is
+// tuning captures its default candidate.
 //
 // # Sampling
 //
