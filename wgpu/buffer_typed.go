@@ -47,8 +47,8 @@ func leBytes[T Numeric](v []T) []byte {
 // Write uploads v, little-endian, to b at byte offset. offset and the byte
 // length of v must be multiples of 4 (so an odd number of int8s or int16s
 // is refused) and the range inside the buffer, which needs
-// [BufferUsageCopyDst]. Launches recorded before Write (on any stream) see
-// the old contents and launches recorded after see v: Write first submits
+// [BufferUsageCopyDst]. Launches (and graph replays) recorded before Write,
+// on any stream, see the old contents and those recorded after see v: Write first submits
 // the pending work of the streams that bind the buffer (an error from that
 // submit is returned, and the upload still happens). v is copied before
 // Write returns. On little-endian hosts (every platform WebGPU runs on in
@@ -76,7 +76,7 @@ func Read[T Numeric](ctx context.Context, b *Buffer, offset uint64, n int) ([]T,
 }
 
 // ReadInto reads len(dst) elements of b at byte offset into dst once every
-// launch recorded before it that binds the buffer has run: it submits those
+// launch (or graph replay) recorded before it that binds the buffer has run: it submits those
 // streams' pending work, copies the range to a staging buffer from the
 // device's pool and waits for the copy. offset and the byte length of dst
 // must be multiples of 4 and the range inside the buffer, which needs
