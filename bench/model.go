@@ -162,34 +162,49 @@ func reportLaunches(b *testing.B, perOp int) {
 	reportRate(b, float64(b.N)*float64(perOp), "launches/s")
 }
 
+// runSteps times step (one model step and its sync) b.N times after one
+// untimed step (the bind groups), then checks the logits of the last.
+func (me *modelEnv) runSteps(b *testing.B, step func() error) {
+	if err := step(); err != nil {
+		fatalf(b, "%v", err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := step(); err != nil {
+			fatalf(b, "%v", err)
+		}
+	}
+	b.StopTimer()
+	reportLaunches(b, len(me.plan))
+	got, err := me.m.ReadLogits(context.Background())
+	if err != nil {
+		fatalf(b, "ReadLogits: %v", err)
+	}
+	me.check(b, got)
+}
+
+// launchPlan launches the step's plan through launch.
+func (me *modelEnv) launchPlan(launch func(k *gpu.Kernel, wg [3]uint32, args ...gpu.Buffer) error) error {
+	for _, l := range me.plan {
+		if err := launch(l.kernel, l.wg, l.args...); err != nil {
+			return fmt.Errorf("Launch: %w", err)
+		}
+	}
+	return nil
+}
+
 func (e *LaunchEnv) modelClient(b *testing.B) {
 	me := e.modelSetup(b)
 	c := e.newClient(registry.ProcessExecute)
 	defer c.Close()
 	ctx := context.Background()
-	step := func() {
-		for _, l := range me.plan {
-			if err := c.Launch(l.kernel, l.wg, l.args...); err != nil {
-				fatalf(b, "Launch: %v", err)
-			}
+	me.runSteps(b, func() error {
+		if err := me.launchPlan(c.Launch); err != nil {
+			return err
 		}
-		if err := c.Sync(ctx); err != nil {
-			fatalf(b, "Sync: %v", err)
-		}
-	}
-	step() // the bind groups
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		step()
-	}
-	b.StopTimer()
-	reportLaunches(b, len(me.plan))
-	got, err := me.m.ReadLogits(ctx)
-	if err != nil {
-		fatalf(b, "ReadLogits: %v", err)
-	}
-	me.check(b, got)
+		return c.Sync(ctx)
+	})
 }
 
 func (e *LaunchEnv) modelReplay(b *testing.B) {
@@ -197,39 +212,17 @@ func (e *LaunchEnv) modelReplay(b *testing.B) {
 	c := e.newClient(registry.ProcessExecute)
 	defer c.Close()
 	ctx := context.Background()
-	g, err := c.Capture(func() error {
-		for _, l := range me.plan {
-			if err := c.Launch(l.kernel, l.wg, l.args...); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	g, err := c.Capture(func() error { return me.launchPlan(c.Launch) })
 	if err != nil {
 		fatalf(b, "Capture: %v", err)
 	}
 	defer g.Release()
-	step := func() {
+	me.runSteps(b, func() error {
 		if err := c.Replay(g); err != nil {
-			fatalf(b, "Replay: %v", err)
+			return fmt.Errorf("Replay: %w", err)
 		}
-		if err := c.Sync(ctx); err != nil {
-			fatalf(b, "Sync: %v", err)
-		}
-	}
-	step()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		step()
-	}
-	b.StopTimer()
-	reportLaunches(b, len(me.plan))
-	got, err := me.m.ReadLogits(ctx)
-	if err != nil {
-		fatalf(b, "ReadLogits: %v", err)
-	}
-	me.check(b, got)
+		return c.Sync(ctx)
+	})
 }
 
 func (e *LaunchEnv) modelDevice(b *testing.B) {
@@ -237,29 +230,13 @@ func (e *LaunchEnv) modelDevice(b *testing.B) {
 	id := gpu.NewStreamID()
 	defer e.dev.CloseStream(id)
 	ctx := context.Background()
-	step := func() {
-		for _, l := range me.plan {
-			if err := e.dev.Launch(id, l.kernel, l.wg, l.args...); err != nil {
-				fatalf(b, "Launch: %v", err)
-			}
+	launch := func(k *gpu.Kernel, wg [3]uint32, args ...gpu.Buffer) error { return e.dev.Launch(id, k, wg, args...) }
+	me.runSteps(b, func() error {
+		if err := me.launchPlan(launch); err != nil {
+			return err
 		}
-		if err := e.dev.Sync(ctx, id); err != nil {
-			fatalf(b, "Sync: %v", err)
-		}
-	}
-	step()
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		step()
-	}
-	b.StopTimer()
-	reportLaunches(b, len(me.plan))
-	got, err := me.m.ReadLogits(ctx)
-	if err != nil {
-		fatalf(b, "ReadLogits: %v", err)
-	}
-	me.check(b, got)
+		return e.dev.Sync(ctx, id)
+	})
 }
 
 func (e *LaunchEnv) modelRaw(b *testing.B, run func(*rawwgpu.Program) error) {

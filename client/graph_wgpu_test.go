@@ -3,7 +3,6 @@
 package client_test
 
 import (
-	"context"
 	"errors"
 	"math/rand/v2"
 	"sync"
@@ -29,22 +28,6 @@ fn main() {
 }
 `, "main")
 
-func readCount(t *testing.T, c *client.Client, buf *wgpu.Buffer) uint32 {
-	t.Helper()
-	require.NoError(t, c.Sync(context.Background()))
-	v, err := wgpu.Read[uint32](context.Background(), buf, 0, 1)
-	require.NoError(t, err)
-	return v[0]
-}
-
-func zeroCounter(t *testing.T, d *wgpu.Device) *wgpu.Buffer {
-	t.Helper()
-	buf, err := wgpu.NewBufferFrom(d, 0, []uint32{0})
-	require.NoError(t, err)
-	t.Cleanup(buf.Release)
-	return buf
-}
-
 // TestGPUWarmupIsCapture captures a step under a process mode that
 // discards: every kernel compiles, nothing runs; the real pass replays the
 // graph and compiles nothing.
@@ -53,7 +36,7 @@ func TestGPUWarmupIsCapture(t *testing.T) {
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompile)
 	c := client.New(d, client.WithRegistry(r))
-	buf := zeroCounter(t, d)
+	buf := newCounter(t, d)
 	before := d.Stats().Compiles
 	g, err := c.Capture(func() error {
 		return errors.Join(c.Launch(counter, [3]uint32{1, 1, 1}, buf), c.Launch(counter2, [3]uint32{1, 1, 1}, buf), c.Launch(counter, [3]uint32{1, 1, 1}, buf))
@@ -61,14 +44,14 @@ func TestGPUWarmupIsCapture(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), d.Stats().Compiles-before, "the capture compiled both kernels")
 	assert.True(t, d.Compiled(counter) && d.Compiled(counter2))
-	assert.Equal(t, uint32(0), readCount(t, c, buf), "a capture executes nothing")
+	assert.Equal(t, uint32(0), gpuCount(t, c, buf), "a capture executes nothing")
 	assert.Equal(t, 0, c.Queued(), "a capture queues nothing")
 
 	r.SetProcessMode(registry.ProcessExecute)
 	for range 10 {
 		require.NoError(t, c.Replay(g))
 	}
-	assert.Equal(t, uint32(40), readCount(t, c, buf))
+	assert.Equal(t, uint32(40), gpuCount(t, c, buf))
 	assert.Equal(t, int64(2), d.Stats().Compiles-before, "the real pass compiles nothing")
 	assert.Equal(t, client.Stats{Captured: 3, Executed: 30, Replays: 10, ReplayedLaunches: 30}, c.Stats())
 }
@@ -81,7 +64,7 @@ func TestGPUReplayOverridesOutOfOrder(t *testing.T) {
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
 	c := client.New(d, client.WithRegistry(r))
-	buf := zeroCounter(t, d)
+	buf := newCounter(t, d)
 	const perGraph = 5
 	g, err := c.Capture(func() error {
 		var errs []error
@@ -120,7 +103,7 @@ func TestGPUReplayOverridesOutOfOrder(t *testing.T) {
 		require.NoError(t, c.Replay(g)) // no override: discarded
 		total++
 	}
-	assert.Equal(t, executed, readCount(t, c, buf))
+	assert.Equal(t, executed, gpuCount(t, c, buf))
 	st := c.Stats()
 	assert.Equal(t, uint64(executed), st.Executed)
 	assert.Equal(t, uint64(executed), st.ReplayedLaunches)
@@ -133,7 +116,7 @@ func TestGPUReplayOverridesOutOfOrder(t *testing.T) {
 func TestGPUReplayAfterRelease(t *testing.T) {
 	d := gputest.Open(t)
 	c := client.New(d, client.WithRegistry(registry.New()))
-	keep := zeroCounter(t, d)
+	keep := newCounter(t, d)
 	gone, err := d.NewBuffer(4, 0)
 	require.NoError(t, err)
 	g, err := c.Capture(func() error {
@@ -141,13 +124,13 @@ func TestGPUReplayAfterRelease(t *testing.T) {
 	})
 	require.NoError(t, err)
 	require.NoError(t, c.Replay(g))
-	assert.Equal(t, uint32(1), readCount(t, c, keep))
+	assert.Equal(t, uint32(1), gpuCount(t, c, keep))
 	gone.Release()
 	err = c.Replay(g)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "launch 1 (counter(main))")
 	assert.Contains(t, err.Error(), "buffer is released")
-	assert.Equal(t, uint32(1), readCount(t, c, keep), "the refused replay ran nothing")
+	assert.Equal(t, uint32(1), gpuCount(t, c, keep), "the refused replay ran nothing")
 	assert.Equal(t, uint64(1), c.Stats().Replays)
 }
 
@@ -158,7 +141,7 @@ func TestGPUReplayAfterRelease(t *testing.T) {
 func TestGPUReplayRaces(t *testing.T) {
 	d := gputest.Open(t)
 	r := registry.New()
-	shared := zeroCounter(t, d)
+	shared := newCounter(t, d)
 	own, err := d.NewBuffer(4, 0)
 	require.NoError(t, err)
 	var clients []*client.Client
