@@ -188,7 +188,7 @@ func (me *modelEnv) runSteps(b *testing.B, step func() error) {
 func (me *modelEnv) launchPlan(launch func(k *gpu.Kernel, wg [3]uint32, args ...gpu.Buffer) error) error {
 	for _, l := range me.plan {
 		if err := launch(l.kernel, l.wg, l.args...); err != nil {
-			return fmt.Errorf("Launch: %w", err)
+			return fmt.Errorf("launch: %w", err)
 		}
 	}
 	return nil
@@ -219,7 +219,7 @@ func (e *LaunchEnv) modelReplay(b *testing.B) {
 	defer g.Release()
 	me.runSteps(b, func() error {
 		if err := c.Replay(g); err != nil {
-			return fmt.Errorf("Replay: %w", err)
+			return fmt.Errorf("replay: %w", err)
 		}
 		return c.Sync(ctx)
 	})
