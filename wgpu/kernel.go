@@ -84,6 +84,11 @@ func (d *Device) Compiled(k *gpu.Kernel) bool {
 	if k == nil {
 		return false
 	}
+	// The slot of the index by kernel pointer first: one atomic load where
+	// hashing the content key costs a discarded launch most of its time.
+	if e := d.recent[kernelSlot(k)].Load(); e != nil && e.k == k {
+		return !d.closed.Load()
+	}
 	p, ok := d.pipelines.Load(k.Key())
 	return ok && p.ok.Load() && !d.closed.Load()
 }
@@ -132,6 +137,9 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 	p, loaded := d.pipelines.LoadOrStore(key, np)
 	if !loaded {
 		d.build(np, k)
+		if np.err == nil && !d.closed.Load() {
+			d.indexKernel(k, np) // a later launch, or Compiled, finds it by pointer
+		}
 		return np, np.err
 	}
 	select {
