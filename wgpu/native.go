@@ -543,7 +543,10 @@ func (d *Device) encodePass(enc nEncoder, ls []nativeLaunch, bgs []uintptr) (typ
 		bgp = (*C.uintptr_t)(unsafe.Pointer(&bgs[0]))
 	}
 	// The scope is the device's, under scopeMu: a local one would be moved
-	// to the heap (its address goes to C), an allocation per encode.
+	// to the heap (its address goes to C), an allocation per encode. Each
+	// call passes &d.encScope itself (here, in beginPass and in endPass):
+	// cgo checks a field address as the field alone, but a pointer handed
+	// through a helper as the whole Device, which holds Go pointers.
 	d.scopeMu.Lock()
 	d.encScope = C.sgScope{}
 	C.sg_encode_pass(cu(d.dev.ref), cu(enc.ref), (*C.sgLaunch)(unsafe.Pointer(&ls[0])), C.size_t(len(ls)), bgp, &d.encScope)
