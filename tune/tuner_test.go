@@ -138,7 +138,7 @@ func TestCacheHitLaunchesNothing(t *testing.T) {
 	cache, err := sqlitecache.Open(filepath.Join(t.TempDir(), "tune.db"))
 	require.NoError(t, err)
 	defer cache.Close()
-	cands := []tune.Candidate{sleeper("slow", 3*time.Millisecond, nil), sleeper("fast", 300*time.Microsecond, nil)}
+	cands := []tune.Candidate{sleeper("slow", 3*time.Millisecond, nil), sleeper("fast", 0, nil)}
 
 	_, c1 := setup(t)
 	_, res, err := tune.New(c1, tune.WithDevice("dev"), tune.WithCache(cache)).Pick(context.Background(), pure("k", cands...))
@@ -235,7 +235,7 @@ func TestCrossProcessCache(t *testing.T) { testCrossProcess(t, "fake") }
 // tunes, by name: "fake" here, "gpu" where cgo builds the wgpu service.
 var childServices = map[string]func() (gpu.Service, tune.Op, func(), error){
 	"fake": func() (gpu.Service, tune.Op, func(), error) {
-		return streamgatetest.NewService(), pure("k", sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 200*time.Microsecond, nil)), func() {}, nil
+		return streamgatetest.NewService(), pure("k", sleeper("slow", 2*time.Millisecond, nil), sleeper("fast", 0, nil)), func() {}, nil
 	},
 }
 
