@@ -13,8 +13,6 @@ import (
 	"log/slog"
 	"net/url"
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -33,9 +31,6 @@ const (
 	retryInterval   = 500 * time.Millisecond // between pings while Redis is down
 	pollInterval    = 20 * time.Millisecond  // between looks at a key another process tunes
 )
-
-// keyVersion is the version of the key layout and value format in Redis.
-const keyVersion = "v2"
 
 // An Option configures [Open].
 type Option interface{ apply(*config) }
@@ -145,27 +140,9 @@ func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
 
 var _ tune.ContextCache = (*Cache)(nil)
 
-// part appends s to b length-prefixed, so that no two keys share a Redis
-// key whatever bytes their parts hold.
-func part(b *strings.Builder, s string) {
-	b.WriteString(strconv.Itoa(len(s)))
-	b.WriteByte(':')
-	b.WriteString(s)
-}
-
-// redisKey is k's key in Redis; kind "e" is the entry, "c" the claim.
-func (c *Cache) redisKey(kind string, k tune.CacheKey) string {
-	var b strings.Builder
-	b.WriteString(c.prefix)
-	b.WriteString(keyVersion)
-	b.WriteByte(':')
-	b.WriteString(kind)
-	b.WriteByte(':')
-	part(&b, k.Device)
-	part(&b, k.Key)
-	part(&b, k.Candidates)
-	return b.String()
-}
+// redisKey is k's key of kind in Redis, under the cache's prefix; kind
+// "e" is the entry, "c" the claim.
+func (c *Cache) redisKey(kind string, k tune.CacheKey) string { return redisKey(c.prefix, kind, k) }
 
 // call returns a context for one Redis call: ctx bounded by the timeout.
 func (c *Cache) call(ctx context.Context) (context.Context, context.CancelFunc) {
