@@ -11,5 +11,7 @@
 // unreachable, killed or slow is logged once, the caller's decision comes
 // from the local cache or from tuning, and the stores made meanwhile are
 // sent once it is back. A value in Redis that does not decode is logged
-// and ignored, never trusted.
+// and ignored, never trusted. Range lists every entry in Redis under the
+// cache's prefix, whichever process stored it, with the local entries
+// Redis lacks: what tune.Export writes for a fleet.
 package rediscache

@@ -86,6 +86,7 @@ type Cache struct {
 	pending map[tune.CacheKey]tune.Entry // stored while Redis was down, to send when it is back
 	claims  map[tune.CacheKey]bool       // claimed by this cache and not yet stored
 	ignored map[tune.CacheKey]bool       // keys whose Redis value did not decode, logged once
+	badKeys map[string]bool              // Redis keys under the entries' prefix that did not parse, logged once
 	closed  bool
 
 	wake chan struct{}  // a send makes the flusher look now
@@ -126,7 +127,7 @@ func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
 		rdb: redis.NewClient(ro), local: local, log: cfg.log, timeout: cfg.timeout, claimTTL: cfg.claimTTL,
 		prefix: cfg.prefix, token: hex.EncodeToString(tok[:]), server: fmt.Sprintf("%s db %d", ro.Addr, ro.DB),
 		pending: map[tune.CacheKey]tune.Entry{}, claims: map[tune.CacheKey]bool{}, ignored: map[tune.CacheKey]bool{},
-		wake: make(chan struct{}, 1), done: make(chan struct{}),
+		badKeys: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
 	defer cancel()
@@ -159,15 +160,20 @@ func (c *Cache) isDown() bool {
 // fault records a failed Redis call: the first of an outage is logged, and
 // Redis is skipped until the flusher's ping gets an answer.
 func (c *Cache) fault(op string, err error) {
-	c.mu.Lock()
-	first := !c.down
-	c.down = true
-	c.mu.Unlock()
-	if first {
+	if c.markDown() {
 		c.log.Warn("tune: Redis unavailable; tuning from the local cache, stores kept to send when it is back",
 			"server", c.server, "op", op, "err", err)
 	}
 	c.poke()
+}
+
+// markDown records that Redis is down; first: it was not known to be.
+func (c *Cache) markDown() (first bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	first = !c.down
+	c.down = true
+	return first
 }
 
 func (c *Cache) poke() {
@@ -245,6 +251,19 @@ func (c *Cache) get(ctx context.Context, k tune.CacheKey) (tune.Entry, bool, err
 		}
 		return tune.Entry{}, false, err
 	}
+	e, ok := c.decode(k, v)
+	if !ok {
+		return tune.Entry{}, false, nil
+	}
+	if err := c.local.Store(k, e); err != nil {
+		c.log.Warn("tune: an entry from Redis is not kept locally", "key", k.String(), "err", err)
+	}
+	return e, true, nil
+}
+
+// decode decodes v, k's value in Redis. One that does not decode is
+// logged, once per key, and is a miss.
+func (c *Cache) decode(k tune.CacheKey, v []byte) (tune.Entry, bool) {
 	var e tune.Entry
 	if err := json.Unmarshal(v, &e); err != nil {
 		c.mu.Lock()
@@ -254,12 +273,9 @@ func (c *Cache) get(ctx context.Context, k tune.CacheKey) (tune.Entry, bool, err
 		if !logged { // not once per look while another process tunes k
 			c.log.Warn("tune: Redis entry ignored: it does not decode", "key", k.String(), "err", err)
 		}
-		return tune.Entry{}, false, nil
+		return tune.Entry{}, false
 	}
-	if err := c.local.Store(k, e); err != nil {
-		c.log.Warn("tune: an entry from Redis is not kept locally", "key", k.String(), "err", err)
-	}
-	return e, true, nil
+	return e, true
 }
 
 // claim takes k's claim for this cache, or reports that it holds it
@@ -365,10 +381,6 @@ func (c *Cache) Delete(k tune.CacheKey) error {
 	}
 	return err
 }
-
-// Range calls f for each entry of the local cache: those this process
-// stored or loaded, not every entry in Redis.
-func (c *Cache) Range(f func(tune.CacheKey, tune.Entry) bool) error { return c.local.Range(f) }
 
 // Pending returns how many stores wait for Redis to come back.
 func (c *Cache) Pending() int {

@@ -394,6 +394,14 @@ func TestIssue22_FourProcessesShareOneRedis(t *testing.T) {
 	}
 	t.Logf("%d processes × %d keys on one Redis: %d decisions measured, %d shared (found in the cache)", procs, fleetKeys, len(tunedBy), cached)
 	assert.Equal(t, procs*fleetKeys-fleetKeys, cached)
+
+	// This process stored nothing: its Range lists what the others did.
+	var listed []string
+	require.NoError(t, open(t, srv.URL(0), tune.NewMemoryCache()).Range(func(k tune.CacheKey, _ tune.Entry) bool {
+		listed = append(listed, k.Key)
+		return true
+	}))
+	assert.Equal(t, []string{"fleet/0", "fleet/1", "fleet/2", "fleet/3", "fleet/4", "fleet/5", "fleet/6", "fleet/7"}, listed)
 }
 
 // fleetChild is one process of TestIssue22_FourProcessesShareOneRedis.
