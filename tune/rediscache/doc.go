@@ -14,4 +14,13 @@
 // and ignored, never trusted. Range lists every entry in Redis under the
 // cache's prefix, whichever process stored it, with the local entries
 // Redis lacks: what tune.Export writes for a fleet.
+//
+// go-redis prints a line of its own to stderr for each dial of its pool
+// that fails, through a logger that is process-wide (redis.SetLogger):
+// the package leaves that logger to the program. It keeps go-redis's
+// lines few instead: a cache that does not know Redis to be up (at Open,
+// and while it waits for Redis to come back) dials it outside the pool
+// first, so an outage prints at most the line of the call that runs into
+// it. A program that wants none sets redis.SetLogger, as cmd/streamgate
+// does.
 package rediscache

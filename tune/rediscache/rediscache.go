@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/url"
 	"slices"
 	"sync"
@@ -80,6 +81,11 @@ type Cache struct {
 	prefix   string        // written once
 	token    string        // this cache's claims hold it; written once
 	server   string        // the server, for messages (no password); written once
+	network  string        // the server's network and address; written once
+	addr     string        // written once
+	// dial dials the server as the client's pool does, TLS included, for
+	// reachable; written once.
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	mu      sync.Mutex                   // guards the fields below
 	down    bool                         // Redis failed; the flusher pings until it answers
@@ -126,12 +132,11 @@ func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
 	c := &Cache{
 		rdb: redis.NewClient(ro), local: local, log: cfg.log, timeout: cfg.timeout, claimTTL: cfg.claimTTL,
 		prefix: cfg.prefix, token: hex.EncodeToString(tok[:]), server: fmt.Sprintf("%s db %d", ro.Addr, ro.DB),
+		network: ro.Network, addr: ro.Addr, dial: redis.NewDialer(ro),
 		pending: map[tune.CacheKey]tune.Entry{}, claims: map[tune.CacheKey]bool{}, ignored: map[tune.CacheKey]bool{},
 		badKeys: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
-	defer cancel()
-	if err := c.rdb.Ping(ctx).Err(); err != nil {
+	if err := c.ping(context.Background()); err != nil {
 		c.fault("open", err)
 	}
 	c.wg.Add(1)
@@ -148,6 +153,33 @@ func (c *Cache) redisKey(kind string, k tune.CacheKey) string { return redisKey(
 // call returns a context for one Redis call: ctx bounded by the timeout.
 func (c *Cache) call(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, c.timeout)
+}
+
+// reachable dials the server as the client's pool would, TLS included,
+// and hangs up. The pool prints a line of its own to stderr for each dial
+// that fails, through go-redis's logger, which is the program's to set
+// (redis.SetLogger is process-wide, and a library that set it would
+// silence or redirect every other go-redis client in the program): so a
+// cache that does not know Redis to be up dials it here first, and calls
+// the client only once a dial succeeds.
+func (c *Cache) reachable(ctx context.Context) error {
+	cctx, cancel := c.call(ctx)
+	defer cancel()
+	cn, err := c.dial(cctx, c.network, c.addr)
+	if err != nil {
+		return err
+	}
+	return cn.Close()
+}
+
+// ping asks the server for a PONG once it is reachable.
+func (c *Cache) ping(ctx context.Context) error {
+	if err := c.reachable(ctx); err != nil {
+		return err
+	}
+	cctx, cancel := c.call(ctx)
+	defer cancel()
+	return c.rdb.Ping(cctx).Err()
 }
 
 // isDown reports whether Redis is known to be down: calls skip it then.
@@ -419,10 +451,7 @@ func (c *Cache) flush() {
 		return
 	}
 	if down {
-		ctx, cancel := c.call(context.Background())
-		err := c.rdb.Ping(ctx).Err()
-		cancel()
-		if err != nil {
+		if c.ping(context.Background()) != nil {
 			return
 		}
 		c.mu.Lock()

@@ -37,6 +37,9 @@ func TestMain(m *testing.M) {
 	if url := os.Getenv("STREAMGATE_REDIS_CHILD"); url != "" {
 		os.Exit(fleetChild(url))
 	}
+	if url := os.Getenv("STREAMGATE_REDIS_QUIET_CHILD"); url != "" {
+		os.Exit(quietChild(url))
+	}
 	goleak.VerifyTestMain(m)
 }
 
