@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log/slog"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/tune/rediscache"
@@ -45,11 +48,27 @@ func openTuneCache(path string, pathErr error, url string, stdout, stderr io.Wri
 	if url == "" {
 		return local
 	}
-	rc, err := rediscache.Open(url, local, rediscache.WithLogger(log))
+	rc, err := openShared(url, local, log)
 	if err != nil {
 		fmt.Fprintf(stderr, "streamgate warmup: warning: %v; tuning without the shared cache\n", err)
 		return local
 	}
 	fmt.Fprintln(stdout, "tune cache: shared through Redis (-cache-url)")
 	return rc
+}
+
+// openShared opens the Redis cache at rawURL in front of local, its
+// warnings to log. It sends go-redis's own log lines (a dial that failed,
+// beside the cache's warning) to log at Debug: go-redis's logger is the
+// process's, and the command owns the process.
+func openShared(rawURL string, local tune.Cache, log *slog.Logger) (*rediscache.Cache, error) {
+	redis.SetLogger(redisLogger{log})
+	return rediscache.Open(rawURL, local, rediscache.WithLogger(log))
+}
+
+// redisLogger is a go-redis logger that writes to a slog logger at Debug.
+type redisLogger struct{ log *slog.Logger }
+
+func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, fmt.Sprintf(format, v...), "from", "go-redis")
 }
