@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 
 	"github.com/redis/go-redis/v9"
 
@@ -13,8 +14,11 @@ import (
 	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
+// cacheURLForm is the form of a -cache-url.
+const cacheURLForm = `redis://[[user]:password@]host[:port][/db] or rediss:// (TLS)`
+
 const cacheURLUsage = `a Redis server that shares tune results with a fleet, in front of -cache: ` +
-	`redis://[[user]:password@]host[:port][/db] or rediss:// (TLS); "" for none`
+	cacheURLForm + `; "" for none`
 
 // openTuneCache opens the tune cache at path, behind the Redis server at
 // url when url is not "". When it cannot open the file (no path, or a file
@@ -71,4 +75,24 @@ type redisLogger struct{ log *slog.Logger }
 
 func (l redisLogger) Printf(ctx context.Context, format string, v ...any) {
 	l.log.DebugContext(ctx, fmt.Sprintf(format, v...), "from", "go-redis")
+}
+
+// redacted is rawURL without its password, for messages.
+func redacted(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "the -cache-url"
+	}
+	return u.Redacted()
+}
+
+// rangeContext is a Redis cache whose Range is its RangeContext with ctx,
+// so that tune.Export stops when the command's context ends.
+type rangeContext struct {
+	*rediscache.Cache
+	ctx context.Context
+}
+
+func (c rangeContext) Range(f func(tune.CacheKey, tune.Entry) bool) error {
+	return c.RangeContext(c.ctx, f)
 }

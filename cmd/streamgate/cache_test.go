@@ -5,8 +5,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -43,6 +46,127 @@ func TestIssue22_CacheURL(t *testing.T) {
 	c2 := openTuneCache("", nil, "ftp://nowhere", &stdout, &stderr)
 	defer c2.Close()
 	assert.Contains(t, stderr.String(), "tuning without the shared cache")
+}
+
+// TestTuneExportImportCacheURL: a fleet's cache goes through tune import
+// -cache-url into Redis, and out again through tune export -cache-url,
+// byte for byte, with the local entries Redis lacks; no password is
+// printed.
+func TestTuneExportImportCacheURL(t *testing.T) {
+	srv := redistest.Start(t, "--requirepass", "s3cret")
+	url := fmt.Sprintf("redis://:s3cret@%s/2", srv.Addr())
+	shown := fmt.Sprintf("redis://:xxxxx@%s/2", srv.Addr())
+	dir := t.TempDir()
+	created := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	entries := map[tune.CacheKey]tune.Entry{
+		{Device: "llvmpipe (LLVM 15.0.6, 256 bits)|Vulkan", Key: "matmul/64x64x32", Candidates: "0123"}: {Ranking: []string{"tiled-8", "naive-8x8"}, Timing: tune.TimingGPU, Created: created},
+		{Device: "gpu\xff:1:", Key: "3:abc\x00", Candidates: "4567"}:                                    {Ranking: []string{"2pass-wg64-g64"}, Timing: tune.TimingWall, Created: created},
+		{Device: "another adapter", Key: "matmul/64x64x32", Candidates: "0123"}:                         {Ranking: []string{"naive-8x8"}, Timing: tune.TimingGPU, Created: created},
+	}
+	src := filepath.Join(dir, "src.db")
+	newCache(t, src, entries)
+	fleet := filepath.Join(dir, "fleet.jsonl")
+	code, _, stderr := runCmd(t, "tune", "export", "-cache", src, "-o", fleet)
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	want, err := os.ReadFile(fleet)
+	require.NoError(t, err)
+
+	noPassword := func(outs ...string) {
+		t.Helper()
+		for _, s := range outs {
+			assert.NotContains(t, s, "s3cret")
+		}
+	}
+
+	// Into Redis alone; out of Redis alone, as it went in.
+	code, stdout, stderr := runCmd(t, "tune", "import", "-cache", "", "-cache-url", url, "-i", fleet)
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Equal(t, "imported 3 entries into "+shown+"\n", stdout)
+	noPassword(stdout, stderr)
+	out := filepath.Join(dir, "out.jsonl")
+	code, stdout, stderr = runCmd(t, "tune", "export", "-cache", "", "-cache-url", url, "-o", out)
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Equal(t, "streamgate tune export: 3 entries from "+shown+"\n", stderr)
+	noPassword(stdout, stderr)
+	got, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.Equal(t, string(want), string(got), "the fleet's cache, byte for byte")
+
+	// With a local file: its entries that Redis lacks too, each key once.
+	local := filepath.Join(dir, "local.db")
+	extra := tune.CacheKey{Device: "another adapter", Key: "only here", Candidates: "89ab"}
+	newCache(t, local, map[tune.CacheKey]tune.Entry{extra: {Ranking: []string{"x"}, Timing: tune.TimingGPU, Created: created}})
+	code, stdout, stderr = runCmd(t, "tune", "export", "-cache", local, "-cache-url", url)
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Equal(t, "streamgate tune export: 4 entries from "+shown+" and "+local+"\n", stderr)
+	assert.Equal(t, 4, strings.Count(stdout, "\n"))
+	assert.Contains(t, stdout, `"key":"only here"`)
+
+	// Import with a local file: the entries land in both.
+	both := filepath.Join(dir, "both.db")
+	srvKeys := func() int64 {
+		rdb := redis.NewClient(&redis.Options{Addr: srv.Addr(), Password: "s3cret", DB: 2})
+		defer rdb.Close()
+		n, err := rdb.DBSize(context.Background()).Result()
+		require.NoError(t, err)
+		return n
+	}
+	require.NoError(t, redis.NewClient(&redis.Options{Addr: srv.Addr(), Password: "s3cret", DB: 2}).FlushDB(context.Background()).Err())
+	code, stdout, stderr = runCmd(t, "tune", "import", "-cache", both, "-cache-url", url, "-i", fleet)
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Equal(t, "imported 3 entries into "+shown+" and "+both+"\n", stdout)
+	assert.Equal(t, entries, readCache(t, both))
+	assert.Equal(t, int64(3), srvKeys())
+
+	// -device keeps to one adapter, in Redis's entries too.
+	code, stdout, stderr = runCmd(t, "tune", "export", "-cache", "", "-cache-url", url, "-device", "another adapter")
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Equal(t, 1, strings.Count(stdout, "\n"))
+}
+
+// TestTuneCacheURLDown: a Redis server that does not answer makes export
+// warn and export -cache's entries, and import fail, saying where the
+// entries are; a malformed URL is an error; the default -cache may be
+// missing with -cache-url, an explicit one may not.
+func TestTuneCacheURLDown(t *testing.T) {
+	down := redistest.Start(t)
+	down.Kill()
+	dir := t.TempDir()
+	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
+	src := filepath.Join(dir, "src.db")
+	newCache(t, src, map[tune.CacheKey]tune.Entry{k: {Ranking: []string{"a"}, Timing: tune.TimingGPU, Created: time.Unix(1e9, 0).UTC()}})
+	fleet := filepath.Join(dir, "fleet.jsonl")
+	code, _, stderr := runCmd(t, "tune", "export", "-cache", src, "-cache-url", down.URL(0), "-o", fleet)
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Contains(t, stderr, "Range lists the local cache only")
+	assert.Contains(t, stderr, "1 entries from "+down.URL(0)+" and "+src)
+
+	dst := filepath.Join(dir, "dst.db")
+	code, _, stderr = runCmd(t, "tune", "import", "-cache", dst, "-cache-url", down.URL(0), "-i", fleet)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "Redis unavailable")
+	assert.Contains(t, stderr, "streamgate tune import: 1 of 1 entries did not reach "+down.URL(0)+"; they are in "+dst+" only")
+	assert.Len(t, readCache(t, dst), 1)
+	code, _, stderr = runCmd(t, "tune", "import", "-cache", "", "-cache-url", down.URL(0), "-i", fleet)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, `they are nowhere: -cache is ""`)
+
+	for _, args := range [][]string{{"export", "-o", os.DevNull}, {"import", "-i", os.DevNull}} {
+		code, _, stderr = runCmd(t, append([]string{"tune", args[0], "-cache", "", "-cache-url", "ftp://nowhere"}, args[1:]...)...)
+		assert.Equal(t, 1, code, "%s: stderr:\n%s", args[0], stderr)
+		assert.Contains(t, stderr, "streamgate tune "+args[0]+": tune: redis URL:")
+	}
+
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // no default cache file
+	code, _, stderr = runCmd(t, "tune", "export", "-cache-url", down.URL(0))
+	assert.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Contains(t, stderr, "0 entries from "+down.URL(0)+"\n")
+	code, _, stderr = runCmd(t, "tune", "export")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "no tune cache at")
+	code, _, stderr = runCmd(t, "tune", "export", "-cache", filepath.Join(dir, "typo.db"), "-cache-url", down.URL(0))
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr, "no tune cache at "+filepath.Join(dir, "typo.db"))
 }
 
 // TestGoRedisLogToDebug: once the command opens a Redis cache, go-redis's

@@ -23,9 +23,12 @@
 //	        table of ns/op, allocs/op and ratios to the baselines, and a
 //	        chart of Mode's ns/op against k (PNG and SVG)
 //	tune export  the tune cache as versioned JSON lines, keyed by adapter
-//	             identity (-cache, -o, -device)
+//	             identity (-cache, -o, -device); with -cache-url, a
+//	             fleet's: every entry in that Redis server, with those of
+//	             -cache that it lacks
 //	tune import  JSON lines written by tune export into the tune cache
-//	             (-cache, -i); a line of another cache version or a
+//	             (-cache, -i), and into a fleet's Redis server with
+//	             -cache-url; a line of another cache version or a
 //	             malformed one is refused by number, and nothing is stored
 //	wgsl check  WGSL files checked as a compile checks them, without a
 //	            device: each one's entry points, their stage, workgroup

@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
+	"log/slog"
 	"os"
 
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/rediscache"
 	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
@@ -32,12 +34,25 @@ func cacheFlag(fs *flag.FlagSet) *string {
 	return fs.String("cache", def, "tune cache file (SQLite)")
 }
 
+// isSet reports whether the command line set the flag name.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
 	fs := newFlagSet("tune export", tuneExportSummary+".\n\n"+
 		"Each line is one entry: {\"version\", \"device\", \"key\", \"candidates\",\n"+
 		"\"ranking\", \"timing\", \"created\"}. Machines with the same adapter identity\n"+
-		"tune once: export there, import on the others.")
+		"tune once: export there, import on the others.\n\n"+
+		"With -cache-url it exports a fleet's cache: every entry in that Redis\n"+
+		"server, whichever machine stored it, with those of -cache that Redis lacks\n"+
+		"(the default -cache may then be missing; \"\" for none). A Redis server\n"+
+		"that does not answer is a warning, and the export is -cache's alone.")
 	cachePath := cacheFlag(fs)
+	cacheURL := fs.String("cache-url", "", "a Redis server that shares tune results with a fleet (as warmup's -cache-url): "+
+		"export its entries, with those of -cache that it lacks: "+cacheURLForm+`; "" for none`)
 	out := fs.String("o", "-", `output file; "-" is standard output`)
 	device := fs.String("device", "", "export only the entries of this adapter identity (the \"device\" field of a line)")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
@@ -45,15 +60,36 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			fmt.Fprintf(stderr, "streamgate tune export: %v\n", err)
 			return 1
 		}
-		if *cachePath == "" {
+		if *cachePath == "" && *cacheURL == "" {
 			return fail(errors.New("no -cache and no user cache directory"))
 		}
-		if _, err := os.Stat(*cachePath); errors.Is(err, iofs.ErrNotExist) {
+		log := slog.New(slog.NewTextHandler(stderr, nil))
+		var local tune.Cache
+		from := *cachePath
+		_, err := os.Stat(*cachePath)
+		switch {
+		case *cachePath == "":
+			local, from = tune.NewMemoryCache(), ""
+		case errors.Is(err, iofs.ErrNotExist) && (*cacheURL == "" || isSet(fs, "cache")):
 			return fail(fmt.Errorf("no tune cache at %s", *cachePath))
+		case errors.Is(err, iofs.ErrNotExist): // the default file: none on this machine
+			local, from = tune.NewMemoryCache(), ""
+		default:
+			c, err := sqlitecache.Open(*cachePath, sqlitecache.WithLogger(log))
+			if err != nil {
+				return fail(err)
+			}
+			local = c
 		}
-		c, err := sqlitecache.Open(*cachePath)
-		if err != nil {
-			return fail(err)
+		c := local
+		if *cacheURL != "" {
+			rc, err := openShared(*cacheURL, local, log)
+			if err != nil {
+				local.Close()
+				return fail(err)
+			}
+			c = rangeContext{rc, ctx}
+			from = joinSources(redacted(*cacheURL), from)
 		}
 		defer c.Close()
 		w, closeOut := stdout, func() error { return nil }
@@ -71,24 +107,38 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stderr, "streamgate tune export: %d entries from %s\n", n, *cachePath)
+		fmt.Fprintf(stderr, "streamgate tune export: %d entries from %s\n", n, from)
 		return 0
 	}
+}
+
+// joinSources names a Redis server and a cache file together; file "" for
+// none.
+func joinSources(server, file string) string {
+	if file == "" {
+		return server
+	}
+	return server + " and " + file
 }
 
 func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
 	fs := newFlagSet("tune import", tuneImportSummary+".\n\n"+
 		"Entries replace those of the same adapter, key and candidates. A line of\n"+
 		"another cache version, or one that is not an entry, makes it import\n"+
-		"nothing and name the line.")
+		"nothing and name the line.\n\n"+
+		"With -cache-url the entries go to that Redis server too, for the fleet\n"+
+		"that shares it (-cache \"\" for Redis alone). A Redis server that does not\n"+
+		"take them all makes it fail, saying how many are in -cache only.")
 	cachePath := cacheFlag(fs)
+	cacheURL := fs.String("cache-url", "", "a Redis server that shares tune results with a fleet (as warmup's -cache-url): "+
+		"store the entries there as well as in -cache: "+cacheURLForm+`; "" for none`)
 	in := fs.String("i", "-", `input file; "-" is standard input`)
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		fail := func(err error) int {
 			fmt.Fprintf(stderr, "streamgate tune import: %v\n", err)
 			return 1
 		}
-		if *cachePath == "" {
+		if *cachePath == "" && *cacheURL == "" {
 			return fail(errors.New("no -cache and no user cache directory"))
 		}
 		r := stdin
@@ -100,16 +150,40 @@ func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			defer f.Close()
 			r = f
 		}
-		c, err := sqlitecache.Open(*cachePath)
-		if err != nil {
-			return fail(err)
+		log := slog.New(slog.NewTextHandler(stderr, nil))
+		var local tune.Cache = tune.NewMemoryCache()
+		if *cachePath != "" {
+			c, err := sqlitecache.Open(*cachePath, sqlitecache.WithLogger(log))
+			if err != nil {
+				return fail(err)
+			}
+			local = c
+		}
+		c, into := local, *cachePath
+		var rc *rediscache.Cache
+		if *cacheURL != "" {
+			var err error
+			if rc, err = openShared(*cacheURL, local, log); err != nil {
+				local.Close()
+				return fail(err)
+			}
+			c, into = rc, joinSources(redacted(*cacheURL), into)
 		}
 		defer c.Close()
 		n, err := tune.Import(r, c)
 		if err != nil {
 			return fail(err)
 		}
-		fmt.Fprintf(stdout, "imported %d entries into %s\n", n, *cachePath)
+		if rc != nil {
+			if p := rc.Pending(); p > 0 {
+				where := "nowhere: -cache is \"\""
+				if *cachePath != "" {
+					where = "in " + *cachePath + " only"
+				}
+				return fail(fmt.Errorf("%d of %d entries did not reach %s; they are %s", p, n, redacted(*cacheURL), where))
+			}
+		}
+		fmt.Fprintf(stdout, "imported %d entries into %s\n", n, into)
 		return 0
 	}
 }

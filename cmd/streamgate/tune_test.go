@@ -106,6 +106,9 @@ func TestTuneUsage(t *testing.T) {
 	}{
 		{name: "listed", args: []string{"help"}, code: 0, out: "  tune export "},
 		{name: "help tune import", args: []string{"help", "tune", "import"}, code: 0, out: "usage: streamgate tune import"},
+		{name: "export -cache-url", args: []string{"help", "tune", "export"}, code: 0, out: "  -cache-url string\n    \ta Redis server that shares tune results with a fleet (as warmup's -cache-url): export its entries"},
+		{name: "import -cache-url", args: []string{"help", "tune", "import"}, code: 0, out: "  -cache-url string\n    \ta Redis server that shares tune results with a fleet (as warmup's -cache-url): store the entries there"},
+		{name: "no cache at all", args: []string{"tune", "import", "-cache", ""}, code: 1, err: "no -cache and no user cache directory"},
 		{name: "no subcommand", args: []string{"tune"}, code: 2, err: "streamgate tune: missing subcommand: export or import"},
 		{name: "unknown subcommand", args: []string{"tune", "bogus"}, code: 2, err: "missing subcommand"},
 		{name: "no cache file", args: []string{"tune", "export", "-cache", "/nonexistent/tune.db"}, code: 1, err: "no tune cache at /nonexistent/tune.db"},
