@@ -162,12 +162,28 @@ func (c *Client) endCapture(cp *capture) {
 // too, as a refused launch does.
 func (c *Client) replayInCapture(cp *capture, g *Graph) error {
 	err := fmt.Errorf("client: Replay of graph %d inside a Capture of the same client: capture the launches themselves", g.g.ID())
+	cp.fail(err)
+	return err
+}
+
+// nilKernel is the error of a launch of a nil kernel. While a capture
+// runs it also fails the capture, as every launch the capture refuses
+// does, even when the step swallows the error.
+func (c *Client) nilKernel() error {
+	err := errors.New("client: Launch of a nil kernel")
+	if cp := c.capture.Load(); cp != nil {
+		cp.fail(err)
+	}
+	return err
+}
+
+// fail records err as a failure of the capture, unless it has ended.
+func (cp *capture) fail(err error) {
 	cp.mu.Lock()
 	if !cp.done {
 		cp.errs = append(cp.errs, err)
 	}
 	cp.mu.Unlock()
-	return err
 }
 
 // captureLaunch records one launch into cp.

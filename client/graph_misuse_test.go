@@ -170,6 +170,27 @@ func TestCaptureStepGoroutines(t *testing.T) {
 	}
 }
 
+// TestCaptureNilKernelFailsCapture: a launch of a nil kernel during a
+// capture is a failed launch of the capture, like any other refused
+// launch, even when the step swallows its error.
+func TestCaptureNilKernelFailsCapture(t *testing.T) {
+	svc, _, c := newMem(t, registry.ProcessExecute)
+	buf := svc.NewBuffer(16)
+	g, err := c.Capture(func() error {
+		_ = c.Launch(nil, [3]uint32{1, 1, 1}, buf) // swallowed
+		return c.Launch(gA, [3]uint32{1, 1, 1}, buf)
+	})
+	assert.Nil(t, g)
+	assert.ErrorContains(t, err, "nil kernel")
+	assert.False(t, c.Capturing())
+	assert.Zero(t, c.Stats().Captured)
+	// Outside a capture a nil kernel is still just that launch's error.
+	assert.ErrorContains(t, c.Launch(nil, [3]uint32{1, 1, 1}), "nil kernel")
+	g, err = c.Capture(func() error { return c.Launch(gA, [3]uint32{1, 1, 1}, buf) })
+	require.NoError(t, err)
+	assert.Equal(t, 1, g.Len())
+}
+
 // TestCaptureNesting: a Capture of the same client inside its step is an
 // error (the outer capture goes on: it fails only if the step returns the
 // error); a capture of another client inside the step is independent of
