@@ -204,6 +204,17 @@ func (c *Client) captureLaunch(cp *capture, k *gpu.Kernel, workgroups [3]uint32,
 	return err
 }
 
+// refused is the error of a replay the service refused with err:
+// ErrClosed when the client was closed meanwhile (a replay racing Close
+// finds its graph released by Close, which is no error of the caller's
+// own), else err.
+func (c *Client) refused(err error) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
+	return err
+}
+
 // Capturing reports whether a [Client.Capture] of this client is running:
 // its launches are being recorded, not run. Package tune measures on a
 // fork of a capturing client.
@@ -227,7 +238,8 @@ func (c *Client) Capturing() bool { return c.capture.Load() != nil }
 // the capture is an error naming it, and runs nothing; so is a released
 // graph, one of another client, and a replay while a Capture of this
 // client runs (it would execute in the middle of a capture). After Close, Replay returns
-// [ErrClosed]; after the service's own close, its error (wgpu.ErrClosed).
+// [ErrClosed], as does a replay racing Close that finds its graph released
+// by it; after the service's own close, its error (wgpu.ErrClosed).
 // Replay does not allocate.
 func (c *Client) Replay(g *Graph) error {
 	if c.closed.Load() {
@@ -247,7 +259,7 @@ func (c *Client) Replay(g *Graph) error {
 	}
 	if c.reg.Resolve(c.key) != registry.Execute {
 		if err := g.g.Check(); err != nil {
-			return err
+			return c.refused(err)
 		}
 		c.stats.discarded.Add(g.n)
 		c.stats.discardedReplays.Add(1)
@@ -255,7 +267,7 @@ func (c *Client) Replay(g *Graph) error {
 	}
 	err := g.g.Replay()
 	if err != nil && !isLaunchError(err) {
-		return err // refused: nothing recorded
+		return c.refused(err) // nothing recorded
 	}
 	c.stats.executed.Add(g.n)
 	c.stats.replayedLaunches.Add(g.n)

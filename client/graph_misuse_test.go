@@ -536,3 +536,126 @@ func isReleasedError(err error) bool {
 func isInCaptureError(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "inside a Capture of the same client")
 }
+
+// gatedService is the in-memory service whose graphs' Replay and Check
+// wait at a gate, once armed: a test holds a replay inside the service
+// while it closes the client.
+type gatedService struct {
+	*streamgatetest.Service
+	armed   chan struct{} // closed: the next Replay or Check waits
+	entered chan struct{} // a Replay or Check reached the gate
+	gate    chan struct{} // closed: it goes on
+}
+
+func newGatedService() *gatedService {
+	return &gatedService{Service: streamgatetest.NewService(), armed: make(chan struct{}), entered: make(chan struct{}, 1), gate: make(chan struct{})}
+}
+
+func (s *gatedService) Capture(stream gpu.StreamID) (gpu.GraphRecorder, error) {
+	rec, err := s.Service.Capture(stream)
+	return gatedRecorder{rec, s}, err
+}
+
+type gatedRecorder struct {
+	gpu.GraphRecorder
+	s *gatedService
+}
+
+func (r gatedRecorder) Finish() (gpu.Graph, error) {
+	g, err := r.GraphRecorder.Finish()
+	if err != nil {
+		return nil, err
+	}
+	return gatedGraph{g, r.s}, nil
+}
+
+type gatedGraph struct {
+	gpu.Graph
+	s *gatedService
+}
+
+func (g gatedGraph) wait() {
+	select {
+	case <-g.s.armed:
+		g.s.entered <- struct{}{}
+		<-g.s.gate
+	default:
+	}
+}
+
+func (g gatedGraph) Replay() error { g.wait(); return g.Graph.Replay() }
+func (g gatedGraph) Check() error  { g.wait(); return g.Graph.Check() }
+
+// TestReplayRacingCloseIsErrClosed: a replay that passed the
+// client's closed check and reaches the service after Close released its
+// graph returns ErrClosed, as the doc says calls after Close do, not the
+// service's "graph is released" (Close's release is an implementation
+// detail); executed and discarded replays alike, and nothing runs.
+func TestReplayRacingCloseIsErrClosed(t *testing.T) {
+	for _, m := range []registry.StreamMode{registry.Execute, registry.Discard} {
+		t.Run(m.String(), func(t *testing.T) {
+			svc := newGatedService()
+			r := registry.New()
+			c := client.New(svc, client.WithRegistry(r))
+			buf := svc.NewBuffer(16)
+			g, err := c.Capture(func() error { return step(c, buf) })
+			require.NoError(t, err)
+			o := r.Set(m, c.Stream())
+			defer o.Release()
+			close(svc.armed)
+			done := make(chan error, 1)
+			go func() { done <- c.Replay(g) }()
+			<-svc.entered
+			require.NoError(t, c.Close())
+			close(svc.gate)
+			assert.ErrorIs(t, <-done, client.ErrClosed)
+			assert.Empty(t, svc.Pending(c.Stream().Stream))
+			assert.Empty(t, svc.Submitted(c.Stream().Stream))
+			assert.Equal(t, client.Stats{Captured: 3}, c.Stats())
+		})
+	}
+}
+
+// TestReplayRacesCloseOnly replays from 8 goroutines while the client is
+// closed, with no other Release: each replay returns nil or ErrClosed,
+// nothing else.
+func TestReplayRacesCloseOnly(t *testing.T) {
+	rounds := 40
+	if testing.Short() {
+		rounds = 10
+	}
+	for round := range rounds {
+		svc, _, c := newMem(t, registry.ProcessExecute)
+		buf := svc.NewBuffer(16)
+		g, err := c.Capture(func() error { return step(c, buf) })
+		require.NoError(t, err)
+		start := make(chan struct{})
+		errs := make(chan error, 8)
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				<-start
+				for {
+					if err := c.Replay(g); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}()
+		}
+		close(start)
+		for range round % 4 {
+			runtime.Gosched()
+		}
+		require.NoError(t, c.Close())
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if !errors.Is(err, client.ErrClosed) {
+				t.Errorf("round %d: Replay racing Close = %v, want ErrClosed", round, err)
+			}
+		}
+	}
+}
