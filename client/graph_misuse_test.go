@@ -325,6 +325,29 @@ func TestCaptureMeetsTuneMisuse(t *testing.T) {
 		require.NoError(t, c.Close())
 	})
 
+	t.Run("another client's tuner", func(t *testing.T) {
+		// The tuner's client is not the capturing one: its winner runs
+		// through its own client, at once, and is not captured.
+		svc, r, a := newMem(t, registry.ProcessExecute)
+		tc := client.New(svc, client.WithRegistry(r))
+		tu := tune.New(tc, tune.WithTiming(tune.TimingWall))
+		user := svc.NewBuffer(16)
+		op := tune.Op{Key: "misuse/other", Pure: true, Candidates: []tune.Candidate{{Name: "only", Run: func(ctx context.Context, c *client.Client, in []gpu.Buffer) error {
+			return c.Launch(kFast, [3]uint32{1, 1, 1}, in...)
+		}}}}
+		_, _, err := tu.Pick(ctx, op, user) // decided before the capture
+		require.NoError(t, err)
+		require.NoError(t, tc.Sync(ctx))
+		ran := svc.Executed("pick-fast")
+		g, err := a.Capture(func() error { _, err := tu.Run(ctx, op, user); return err })
+		require.NoError(t, err)
+		assert.Equal(t, 0, g.Len(), "nothing launched through the capturing client")
+		require.Len(t, svc.Pending(tc.Stream().Stream), 1, "the winner ran through the tuner's client")
+		require.NoError(t, tc.Sync(ctx))
+		assert.Equal(t, ran+1, svc.Executed("pick-fast"))
+		require.NoError(t, errors.Join(a.Close(), tc.Close()))
+	})
+
 	t.Run("candidate captures", func(t *testing.T) {
 		svc, _, c := newMem(t, registry.ProcessCompileAndAutotune)
 		tu := tune.New(c, tune.WithTiming(tune.TimingWall))
@@ -658,4 +681,26 @@ func TestReplayRacesCloseOnly(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestSingleCloseKeepsOthersGraphs: under Single, closing one client of
+// the shared stream releases its graphs only; another client's graph on
+// the same stream still replays.
+func TestSingleCloseKeepsOthersGraphs(t *testing.T) {
+	r := registry.New()
+	svc := streamgatetest.NewService()
+	a := client.New(svc, client.WithRegistry(r), client.WithStreamPolicy(client.Single))
+	b := a.Fork()
+	buf := svc.NewBuffer(16)
+	ga, err := a.Capture(func() error { return step(a, buf) })
+	require.NoError(t, err)
+	gb, err := b.Capture(func() error { return step(b, buf) })
+	require.NoError(t, err)
+	require.NoError(t, a.Replay(ga))
+	require.NoError(t, a.Close())
+	assert.ErrorIs(t, a.Replay(ga), client.ErrClosed)
+	require.NoError(t, b.Replay(gb))
+	assert.Len(t, svc.Submitted(client.SingleStream), 3, "a's replay, flushed by its Close")
+	assert.Len(t, svc.Pending(client.SingleStream), 3, "b's replay")
+	require.NoError(t, b.Close())
 }

@@ -317,7 +317,26 @@ func TestGPUReplayBufferChanges(t *testing.T) {
 			o.Release()
 			assert.ErrorContains(t, err, "recycled", "mode %v", m)
 		}
+		// Handed out again by TempBuffer: another user's buffer now.
+		require.NoError(t, c.Sync(ctx))
+		for i := 0; ; i++ {
+			nb, err := d.TempBuffer(4, 0)
+			require.NoError(t, err)
+			if nb == tmp {
+				break
+			}
+			require.Less(t, i, 100, "TempBuffer never handed the recycled buffer out again")
+			time.Sleep(5 * time.Millisecond)
+			nb.Recycle()
+		}
+		require.NoError(t, wgpu.Write(tmp, 0, []uint32{7}))
+		assert.ErrorContains(t, c.Replay(g), "recycled since the capture")
+		require.NoError(t, c.Sync(ctx))
+		v, err = wgpu.Read[uint32](ctx, tmp, 0, 1)
+		require.NoError(t, err)
+		assert.Equal(t, uint32(7), v[0], "the refused replay did not touch the new user's data")
 		g.Release()
+		tmp.Release()
 	})
 
 	t.Run("released", func(t *testing.T) {
@@ -520,4 +539,73 @@ func TestGPUReplayRacesCloses(t *testing.T) {
 		assert.True(t, errors.Is(err, client.ErrClosed) || errors.Is(err, wgpu.ErrClosed), "round %d: Capture after the closes: %v", round, err)
 		runtime.Gosched()
 	}
+}
+
+// TestGPUCaptureStepSideEffects: what a step does besides launching. A
+// Measure override inside it changes nothing (its launches are captured,
+// not run). An upload, a Sync, a Flush and a read-back inside it run at
+// once, in the capture, and are not part of the graph: the upload happens
+// once, the replays repeat only the launches. A step that closes its
+// client, closes the device, or recycles a buffer it bound yields no
+// graph.
+func TestGPUCaptureStepSideEffects(t *testing.T) {
+	ctx := context.Background()
+	d := gputest.Open(t)
+	r := registry.New()
+	c := client.New(d, client.WithRegistry(r))
+	buf := newCounter(t, d)
+	g, err := c.Capture(func() error {
+		o := c.Measure()
+		defer o.Release()
+		var read []uint32
+		err := errors.Join(
+			c.Launch(counter, [3]uint32{1, 1, 1}, buf),
+			c.Flush(),
+			wgpu.Write(buf, 0, []uint32{100}),
+			c.Sync(ctx),
+			func() (err error) { read, err = wgpu.Read[uint32](ctx, buf, 0, 1); return err }(),
+			c.Launch(counter2, [3]uint32{1, 1, 1}, buf),
+		)
+		if err == nil && read[0] != 100 {
+			err = fmt.Errorf("read in the step = %d, want 100: the captured launch ran", read[0])
+		}
+		return err
+	})
+	require.NoError(t, err)
+	assert.Equal(t, 2, g.Len())
+	assert.Equal(t, uint32(100), gpuCount(t, c, buf), "the upload ran at capture, the launches did not")
+	require.NoError(t, c.Replay(g))
+	require.NoError(t, c.Replay(g))
+	assert.Equal(t, uint32(106), gpuCount(t, c, buf), "replays repeat the launches only")
+
+	tmp, err := d.TempBuffer(4, 0)
+	require.NoError(t, err)
+	g, err = c.Capture(func() error {
+		err := c.Launch(counter, [3]uint32{1, 1, 1}, tmp)
+		tmp.Recycle()
+		return err
+	})
+	assert.Nil(t, g)
+	assert.ErrorContains(t, err, "recycled")
+
+	g, err = c.Capture(func() error {
+		err := c.Launch(counter, [3]uint32{1, 1, 1}, buf)
+		return errors.Join(err, c.Close())
+	})
+	assert.Nil(t, g)
+	assert.ErrorIs(t, err, client.ErrClosed)
+	assert.False(t, c.Capturing())
+
+	d2 := gputest.Open(t)
+	c2 := client.New(d2, client.WithRegistry(r))
+	buf2 := newCounter(t, d2)
+	g, err = c2.Capture(func() error {
+		err := c2.Launch(counter, [3]uint32{1, 1, 1}, buf2)
+		return errors.Join(err, d2.Close())
+	})
+	assert.Nil(t, g)
+	assert.ErrorIs(t, err, wgpu.ErrClosed)
+	_, err = c2.Capture(func() error { return nil })
+	assert.ErrorIs(t, err, wgpu.ErrClosed)
+	assert.False(t, c2.Capturing())
 }
