@@ -77,14 +77,20 @@ type capture struct {
 // Launch's error; nothing executes, whatever the stream's mode and the
 // process mode. Under a process mode that discards, Capture is therefore
 // the warm-up pass: every kernel of the step compiles, and the graph it
-// returns is what the real pass replays.
+// returns is what the real pass replays. Only launches are captured: an
+// upload, read-back or copy of a buffer, a Flush or a Sync the step makes
+// runs at once, during the capture, and a replay does not repeat it. A
+// launch through this client after step returned — from a goroutine step
+// left running — is an ordinary launch, never added to the finished
+// graph.
 //
 // If step returns an error, or any launch of the capture failed (even one
 // step went on from, as a tuner's fallback does), Capture returns the
-// errors joined and no graph. A panic in step ends the capture and
-// propagates. Only one capture per client runs at a time: Capture inside
-// a capture of the same client is an error. A launch through another
-// client (another stream) is not captured.
+// errors joined and no graph. A panic in step (or a runtime.Goexit) ends
+// the capture and propagates. Only one capture per client runs at a time:
+// Capture inside a capture of the same client is an error. A launch
+// through another client — a fork, or under [Single] a client on the same
+// stream — is not captured; that client may capture on its own meanwhile.
 //
 // Package tune meets a capture as follows: a decided key's winner
 // launches through the tuner's client, and is captured when that client
