@@ -257,8 +257,8 @@ func (c *Client) Replay(g *Graph) error {
 	if g.c != c {
 		return fmt.Errorf("client: Replay of graph %d, which belongs to another client", g.g.ID())
 	}
-	if g.released.Load() {
-		return fmt.Errorf("client: Replay of graph %d, which is released", g.g.ID())
+	if g.released.Load() { // by Release, or by a Close racing this replay
+		return c.refused(fmt.Errorf("client: Replay of graph %d, which is released", g.g.ID()))
 	}
 	if cp := c.capture.Load(); cp != nil {
 		return c.replayInCapture(cp, g)
