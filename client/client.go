@@ -184,7 +184,7 @@ func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buf
 		return ErrClosed
 	}
 	if k == nil {
-		return errors.New("client: Launch of a nil kernel")
+		return c.nilKernel() // during a capture, a failed launch of it
 	}
 	if cp := c.capture.Load(); cp != nil {
 		return c.captureLaunch(cp, k, workgroups, bindings) // out of line

@@ -77,14 +77,20 @@ type capture struct {
 // Launch's error; nothing executes, whatever the stream's mode and the
 // process mode. Under a process mode that discards, Capture is therefore
 // the warm-up pass: every kernel of the step compiles, and the graph it
-// returns is what the real pass replays.
+// returns is what the real pass replays. Only launches are captured: an
+// upload, read-back or copy of a buffer, a Flush or a Sync the step makes
+// runs at once, during the capture, and a replay does not repeat it. A
+// launch through this client after step returned — from a goroutine step
+// left running — is an ordinary launch, never added to the finished
+// graph.
 //
 // If step returns an error, or any launch of the capture failed (even one
 // step went on from, as a tuner's fallback does), Capture returns the
-// errors joined and no graph. A panic in step ends the capture and
-// propagates. Only one capture per client runs at a time: Capture inside
-// a capture of the same client is an error. A launch through another
-// client (another stream) is not captured.
+// errors joined and no graph. A panic in step (or a runtime.Goexit) ends
+// the capture and propagates. Only one capture per client runs at a time:
+// Capture inside a capture of the same client is an error. A launch
+// through another client — a fork, or under [Single] a client on the same
+// stream — is not captured; that client may capture on its own meanwhile.
 //
 // Package tune meets a capture as follows: a decided key's winner
 // launches through the tuner's client, and is captured when that client
@@ -162,12 +168,28 @@ func (c *Client) endCapture(cp *capture) {
 // too, as a refused launch does.
 func (c *Client) replayInCapture(cp *capture, g *Graph) error {
 	err := fmt.Errorf("client: Replay of graph %d inside a Capture of the same client: capture the launches themselves", g.g.ID())
+	cp.fail(err)
+	return err
+}
+
+// nilKernel is the error of a launch of a nil kernel. While a capture
+// runs it also fails the capture, as every launch the capture refuses
+// does, even when the step swallows the error.
+func (c *Client) nilKernel() error {
+	err := errors.New("client: Launch of a nil kernel")
+	if cp := c.capture.Load(); cp != nil {
+		cp.fail(err)
+	}
+	return err
+}
+
+// fail records err as a failure of the capture, unless it has ended.
+func (cp *capture) fail(err error) {
 	cp.mu.Lock()
 	if !cp.done {
 		cp.errs = append(cp.errs, err)
 	}
 	cp.mu.Unlock()
-	return err
 }
 
 // captureLaunch records one launch into cp.
@@ -185,6 +207,17 @@ func (c *Client) captureLaunch(cp *capture, k *gpu.Kernel, workgroups [3]uint32,
 		cp.n++
 	}
 	cp.mu.Unlock()
+	return err
+}
+
+// refused is the error of a replay the service refused with err:
+// ErrClosed when the client was closed meanwhile (a replay racing Close
+// finds its graph released by Close, which is no error of the caller's
+// own), else err.
+func (c *Client) refused(err error) error {
+	if c.closed.Load() {
+		return ErrClosed
+	}
 	return err
 }
 
@@ -211,7 +244,8 @@ func (c *Client) Capturing() bool { return c.capture.Load() != nil }
 // the capture is an error naming it, and runs nothing; so is a released
 // graph, one of another client, and a replay while a Capture of this
 // client runs (it would execute in the middle of a capture). After Close, Replay returns
-// [ErrClosed]; after the service's own close, its error (wgpu.ErrClosed).
+// [ErrClosed], as does a replay racing Close that finds its graph released
+// by it; after the service's own close, its error (wgpu.ErrClosed).
 // Replay does not allocate.
 func (c *Client) Replay(g *Graph) error {
 	if c.closed.Load() {
@@ -223,15 +257,15 @@ func (c *Client) Replay(g *Graph) error {
 	if g.c != c {
 		return fmt.Errorf("client: Replay of graph %d, which belongs to another client", g.g.ID())
 	}
-	if g.released.Load() {
-		return fmt.Errorf("client: Replay of graph %d, which is released", g.g.ID())
+	if g.released.Load() { // by Release, or by a Close racing this replay
+		return c.refused(fmt.Errorf("client: Replay of graph %d, which is released", g.g.ID()))
 	}
 	if cp := c.capture.Load(); cp != nil {
 		return c.replayInCapture(cp, g)
 	}
 	if c.reg.Resolve(c.key) != registry.Execute {
 		if err := g.g.Check(); err != nil {
-			return err
+			return c.refused(err)
 		}
 		c.stats.discarded.Add(g.n)
 		c.stats.discardedReplays.Add(1)
@@ -239,7 +273,7 @@ func (c *Client) Replay(g *Graph) error {
 	}
 	err := g.g.Replay()
 	if err != nil && !isLaunchError(err) {
-		return err // refused: nothing recorded
+		return c.refused(err) // nothing recorded
 	}
 	c.stats.executed.Add(g.n)
 	c.stats.replayedLaunches.Add(g.n)
