@@ -162,9 +162,11 @@ func (c *Client) Registry() *registry.Registry { return c.reg }
 // Mode returns the mode a launch on this client would have now.
 func (c *Client) Mode() registry.StreamMode { return c.reg.Resolve(c.key) }
 
-// Launch launches k with the given workgroup counts, binding buffers in order
-// at @group(0) @binding(0..n-1), if the client's stream executes now; else it
-// drops the launch and compiles k now or queues it, as [Client] describes.
+// Launch launches k with the given workgroup counts, binding buffers in the
+// order the service takes them (for wgpu: (group, binding) order of the
+// bindings k's entry point uses), if the client's stream executes now; else
+// it drops the launch and compiles k now or queues it, as [Client]
+// describes.
 //
 // A launch that executes returns the service's error, if any (invalid
 // bindings, a dispatch over the limits, a kernel that does not compile). A
@@ -179,6 +181,11 @@ func (c *Client) Mode() registry.StreamMode { return c.reg.Resolve(c.key) }
 // While a [Client.Capture] runs, every launch through the client is
 // recorded into the capture's graph instead, whatever the mode: checked,
 // compiled, never executed.
+//
+// After Close, Launch returns [ErrClosed]. A launch racing Close either
+// returns ErrClosed or is submitted: under [PerClient] a launch recorded
+// after Close retired the stream closes the stream again itself, so it runs
+// and no stream outlives the client.
 func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
 	if c.closed.Load() {
 		return ErrClosed
@@ -236,7 +243,25 @@ func (c *Client) execute(k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buf
 	}
 	// Recorded; a LaunchError is from the batch this launch completed.
 	c.stats.executed.Add(1)
+	if c.closed.Load() {
+		return c.closedMeanwhile(c.observe(err))
+	}
 	return c.observe(err)
+}
+
+// closedMeanwhile ends a launch that Close raced: it passed Launch's closed
+// check, and Close may have retired the client's stream before the launch
+// was recorded, making the stream anew. Under PerClient the stream is
+// closed again, so the launch runs and no stream outlives the client; err
+// is the launch's own error, else the close's.
+func (c *Client) closedMeanwhile(err error) error {
+	if c.policy != PerClient {
+		return err // a shared stream: the next flush of it submits the launch
+	}
+	if cerr := c.observe(c.svc.CloseStream(c.key.Stream)); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // isLaunchError reports whether err holds a [*gpu.LaunchError] (out of

@@ -31,7 +31,8 @@ type Service interface {
 	Precompile(ctx context.Context, ks []*Kernel) error
 
 	// Launch records one dispatch of k with the given workgroup counts and
-	// buffers (bound in order at @group(0) @binding(0..n-1)) on stream. It
+	// buffers on stream, bound in an order the service documents (wgpu:
+	// (group, binding) order of the bindings k's entry point uses). It
 	// must not keep the bindings slice after it returns (callers reuse it). It
 	// compiles k first if needed. The dispatch is submitted later: on the
 	// service's own threshold, on Flush, on Sync, or on a read-back of a
