@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -50,9 +51,12 @@ cases run at the machine's GOMAXPROCS. The ratio column is ns/op divided by
 the baseline's (the seed design for registry cases, raw go-webgpu in one pass
 for launch cases) at the same GOMAXPROCS: below 1 is faster.
 
-Every case runs -count times, interleaved (each round runs every case once,
-A B C A B C ...), and the table gives the median ns/op with the min–max of
-the rounds; ratios are of medians. Allocations and metrics are the median
+Every case runs -count times, interleaved: each round runs every case once,
+the first round in the listed order and each later one in an order shuffled
+from the round's number (the same every run), so that no case always runs
+right after the same other one (a case that follows work on the same device
+can pay for it). The table gives the median ns/op with the min–max of the
+rounds; ratios are of medians. Allocations and metrics are the median
 round's.`)
 	var cfg benchConfig
 	var cpus, run string
@@ -90,6 +94,20 @@ func parseCPUs(s string) ([]int, error) {
 		cpus = append(cpus, n)
 	}
 	return cpus, nil
+}
+
+// roundOrder is the order of round's runs (from 1): the listed order
+// first, then a permutation seeded by the round's number, so that the
+// figures do not depend on which case precedes which (lavapipe's threads
+// may still be busy with the previous case's work) and a rerun repeats
+// the same orders.
+func roundOrder(results []*result, round int) []*result {
+	if round == 1 {
+		return results
+	}
+	order := slices.Clone(results)
+	rand.New(rand.NewPCG(uint64(round), 0x5eed)).Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	return order
 }
 
 // result is one case run at one GOMAXPROCS, -count times.
@@ -200,7 +218,7 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 		}
 	}
 	for round := 1; round <= cfg.count; round++ {
-		for _, res := range results {
+		for _, res := range roundOrder(results, round) {
 			if err := ctx.Err(); err != nil {
 				fmt.Fprintf(stderr, "streamgate bench: %v\n", err)
 				return 1

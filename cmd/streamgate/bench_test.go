@@ -80,3 +80,30 @@ func TestBenchModelStep(t *testing.T) {
 		assert.Regexp(t, `\| ModelStep/impl=`+impl+`(-\d+)? \| [0-9.]+ \| .* \| raw-one-pass \| [0-9.]+k? launches/s \|`, stdout)
 	}
 }
+
+// TestBenchRoundOrder: the first round runs the cases as listed, every
+// round runs each case once, the orders repeat from run to run, and over
+// the rounds a case does not always follow the same one.
+func TestBenchRoundOrder(t *testing.T) {
+	results := make([]*result, 5)
+	for i := range results {
+		results[i] = &result{procs: i}
+	}
+	assert.Equal(t, results, roundOrder(results, 1))
+	predecessors := map[int]map[int]bool{}
+	for round := 1; round <= 11; round++ {
+		order := roundOrder(results, round)
+		assert.ElementsMatch(t, results, order, "round %d runs every case once", round)
+		assert.Equal(t, order, roundOrder(results, round), "round %d's order repeats", round)
+		for i := 1; i < len(order); i++ {
+			if predecessors[order[i].procs] == nil {
+				predecessors[order[i].procs] = map[int]bool{}
+			}
+			predecessors[order[i].procs][order[i-1].procs] = true
+		}
+	}
+	for c, p := range predecessors {
+		assert.Greater(t, len(p), 1, "case %d always follows the same case", c)
+	}
+	assert.Equal(t, []int{0, 1, 2, 3, 4}, []int{results[0].procs, results[1].procs, results[2].procs, results[3].procs, results[4].procs}, "the listed order is not changed")
+}
