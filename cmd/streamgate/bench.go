@@ -38,6 +38,7 @@ type benchConfig struct {
 	out       string         // directory for the chart and the table
 	count     int            // interleaved repetitions of every case
 	adapter   string         // wgpu.Options.Adapter of the launch cases
+	settle    time.Duration  // a pause before each run, the process idle
 }
 
 func benchFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
@@ -64,10 +65,15 @@ round's.`)
 	fs.IntVar(&cfg.count, "count", 5, "rounds: every case runs once per round, rounds interleaved; the table gives medians and min–max")
 	fs.StringVar(&cpus, "cpu", "1,2,4,8", "comma-separated GOMAXPROCS values (parallel readers) for the registry cases")
 	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage+" (launch cases)")
+	fs.DurationVar(&cfg.settle, "settle", 0, "pause this long before each run, the process idle, so that a case does not pay for the one before (on lavapipe a model step after another wgpu-device case ran 15-25% slower without one)")
 	fs.StringVar(&run, "run", "", "run only the cases whose name (e.g. Mode/impl=seed/k=8) matches this regexp")
 	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), "directory for the chart (bench-mode.png, bench-mode.svg) and the table (bench.md)")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		var err error
+		if cfg.settle < 0 {
+			fmt.Fprintf(stderr, "streamgate bench: -settle %v: want 0 or more\n", cfg.settle)
+			return 2
+		}
 		if cfg.count < 1 {
 			fmt.Fprintf(stderr, "streamgate bench: -count %d: want at least 1\n", cfg.count)
 			return 2
@@ -226,6 +232,14 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 			if res.failed {
 				continue
 			}
+			if cfg.settle > 0 {
+				select {
+				case <-time.After(cfg.settle):
+				case <-ctx.Done():
+					fmt.Fprintf(stderr, "streamgate bench: %v\n", ctx.Err())
+					return 1
+				}
+			}
 			prev := runtime.GOMAXPROCS(res.procs)
 			br := testing.Benchmark(res.F)
 			runtime.GOMAXPROCS(prev)
@@ -275,6 +289,9 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 // writeHeader writes the command's settings and the machine.
 func writeHeader(w io.Writer, cfg benchConfig, adapter string, elapsed time.Duration) {
 	fmt.Fprintf(w, "streamgate bench -benchtime %s -count %d -cpu %s", cfg.benchtime, cfg.count, joinInts(cfg.cpus))
+	if cfg.settle > 0 {
+		fmt.Fprintf(w, " -settle %v", cfg.settle)
+	}
 	if cfg.run.String() != "" {
 		fmt.Fprintf(w, " -run '%s'", cfg.run)
 	}

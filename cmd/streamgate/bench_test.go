@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -57,6 +58,8 @@ func TestBenchUsage(t *testing.T) {
 		{"bad benchtime", []string{"bench", "-benchtime", "soon", "-run", "^$"}, "-benchtime: "},
 		{"nothing matches", []string{"bench", "-run", "^nothing$"}, "no case matches"},
 		{"bad count", []string{"bench", "-count", "0"}, "-count 0: want at least 1"},
+		{"negative settle", []string{"bench", "-settle", "-1s"}, "-settle -1s: want 0 or more"},
+		{"bad settle", []string{"bench", "-settle", "soon"}, "invalid value \"soon\" for flag -settle"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCmd(t, tc.args...)
@@ -106,4 +109,16 @@ func TestBenchRoundOrder(t *testing.T) {
 		assert.Greater(t, len(p), 1, "case %d always follows the same case", c)
 	}
 	assert.Equal(t, []int{0, 1, 2, 3, 4}, []int{results[0].procs, results[1].procs, results[2].procs, results[3].procs, results[4].procs}, "the listed order is not changed")
+}
+
+// TestBenchSettle: -settle pauses before every run (here 2 rounds of 2
+// cases: at least 4 pauses) and the table's header repeats it.
+func TestBenchSettle(t *testing.T) {
+	start := time.Now()
+	code, stdout, stderr := runCmd(t, "bench", "-benchtime", "1x", "-count", "2", "-cpu", "1", "-settle", "100ms", "-out", t.TempDir(),
+		"-run", `^Mode/impl=(seed|registry)/k=0$`)
+	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", stdout, stderr)
+	assert.GreaterOrEqual(t, time.Since(start), 400*time.Millisecond, "four runs, each after a 100 ms pause")
+	assert.Contains(t, stdout, "-count 2 -cpu 1 -settle 100ms")
+	assert.Contains(t, stderr, "round 2/2 ")
 }
