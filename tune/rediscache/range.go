@@ -63,8 +63,9 @@ func (c *Cache) RangeContext(ctx context.Context, f func(tune.CacheKey, tune.Ent
 	c.mu.Lock()
 	pending := maps.Clone(c.pending)
 	c.mu.Unlock()
-	seen := make(map[tune.CacheKey]bool, len(remote)+len(inLocal)+len(pending))
-	keys := make([]tune.CacheKey, 0, len(seen))
+	most := len(remote) + len(inLocal) + len(pending)
+	seen := make(map[tune.CacheKey]bool, most)
+	keys := make([]tune.CacheKey, 0, most)
 	for _, set := range []iter.Seq[tune.CacheKey]{maps.Keys(remote), maps.Keys(inLocal), maps.Keys(pending)} {
 		for k := range set {
 			if !seen[k] {
