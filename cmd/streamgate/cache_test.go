@@ -137,9 +137,10 @@ func TestTuneCacheURLDown(t *testing.T) {
 	newCache(t, src, map[tune.CacheKey]tune.Entry{k: {Ranking: []string{"a"}, Timing: tune.TimingGPU, Created: time.Unix(1e9, 0).UTC()}})
 	fleet := filepath.Join(dir, "fleet.jsonl")
 	code, _, stderr := runCmd(t, "tune", "export", "-cache", src, "-cache-url", down.URL(0), "-o", fleet)
-	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	require.Equal(t, 1, code, "stderr:\n%s", stderr)
 	assert.Contains(t, stderr, "Range lists the local cache only")
-	assert.Contains(t, stderr, "1 entries from "+down.URL(0)+" and "+src)
+	assert.Contains(t, stderr, "streamgate tune export: "+down.URL(0)+" did not answer: the export holds 1 entries, from "+src+" only")
+	assert.NotContains(t, stderr, "entries from "+down.URL(0))
 
 	dst := filepath.Join(dir, "dst.db")
 	code, _, stderr = runCmd(t, "tune", "import", "-cache", dst, "-cache-url", down.URL(0), "-i", fleet)
@@ -159,8 +160,8 @@ func TestTuneCacheURLDown(t *testing.T) {
 
 	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // no default cache file
 	code, _, stderr = runCmd(t, "tune", "export", "-cache-url", down.URL(0))
-	assert.Equal(t, 0, code, "stderr:\n%s", stderr)
-	assert.Contains(t, stderr, "0 entries from "+down.URL(0)+"\n")
+	assert.Equal(t, 1, code, "stderr:\n%s", stderr)
+	assert.Contains(t, stderr, down.URL(0)+" did not answer: the export holds nothing: there is no -cache file\n")
 	code, _, stderr = runCmd(t, "tune", "export")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "no tune cache at")

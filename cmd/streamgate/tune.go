@@ -49,7 +49,7 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 		"With -cache-url it exports a fleet's cache: every entry in that Redis\n"+
 		"server, whichever machine stored it, with those of -cache that Redis lacks\n"+
 		"(the default -cache may then be missing; \"\" for none). A Redis server\n"+
-		"that does not answer is a warning, and the export is -cache's alone.")
+		"that does not answer makes it fail, after writing -cache's entries alone.")
 	cachePath := cacheFlag(fs)
 	cacheURL := fs.String("cache-url", "", "a Redis server that shares tune results with a fleet (as warmup's -cache-url): "+
 		"export its entries, with those of -cache that it lacks: "+cacheURLForm+`; "" for none`)
@@ -82,14 +82,13 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			local = c
 		}
 		c := local
+		var rc *rediscache.Cache
 		if *cacheURL != "" {
-			rc, err := openShared(*cacheURL, local, log)
-			if err != nil {
+			if rc, err = openShared(*cacheURL, local, log); err != nil {
 				local.Close()
 				return fail(err)
 			}
 			c = rangeContext{rc, ctx}
-			from = joinSources(redacted(*cacheURL), from)
 		}
 		defer c.Close()
 		w, closeOut := stdout, func() error { return nil }
@@ -106,6 +105,19 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 		}
 		if err != nil {
 			return fail(err)
+		}
+		if rc != nil && rc.Down() {
+			// Range warned and listed the local cache: say what the
+			// export holds, and fail, as import does when Redis does not
+			// take its entries.
+			what := "nothing: there is no -cache file"
+			if from != "" {
+				what = fmt.Sprintf("%d entries, from %s only", n, from)
+			}
+			return fail(fmt.Errorf("%s did not answer: the export holds %s", redacted(*cacheURL), what))
+		}
+		if rc != nil {
+			from = joinSources(redacted(*cacheURL), from)
 		}
 		fmt.Fprintf(stderr, "streamgate tune export: %d entries from %s\n", n, from)
 		return 0

@@ -251,3 +251,20 @@ func TestRangeContext(t *testing.T) {
 	assert.Less(t, elapsed, 2*time.Second)
 	assert.Contains(t, logs.String(), "Range lists the local cache only")
 }
+
+// TestDown: Down is false while Redis answers, true once a call failed,
+// and false again once the cache's ping is answered.
+func TestDown(t *testing.T) {
+	srv := redistest.Start(t)
+	c := open(t, srv.URL(0), tune.NewMemoryCache(), rediscache.WithTimeout(200*time.Millisecond))
+	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
+	require.NoError(t, c.Store(k, entry("x")))
+	assert.False(t, c.Down())
+	srv.Pause()
+	require.NoError(t, c.Store(k, entry("y")), "a store while Redis hangs waits, it is no error")
+	assert.True(t, c.Down(), "the store's call failed")
+	assert.Equal(t, 1, c.Pending())
+	srv.Resume()
+	waitPending(t, c)
+	assert.False(t, c.Down(), "the ping was answered and the store sent")
+}

@@ -414,6 +414,13 @@ func (c *Cache) Delete(k tune.CacheKey) error {
 	return err
 }
 
+// Down reports whether the cache knows Redis to be down: a call failed
+// and the cache's ping has not been answered since. Meanwhile loads and
+// Range use the local cache alone and stores wait (see [Cache.Pending]).
+// A program that must know whether a Range listed Redis asks Down after
+// it, as `streamgate tune export` does.
+func (c *Cache) Down() bool { return c.isDown() }
+
 // Pending returns how many stores wait for Redis to come back.
 func (c *Cache) Pending() int {
 	c.mu.Lock()
