@@ -44,7 +44,7 @@ func (c *Cache) RangeContext(ctx context.Context, f func(tune.CacheKey, tune.Ent
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if c.isDown() {
+	if c.Down() {
 		c.log.Warn("tune: Redis unavailable; Range lists the local cache only", "server", c.server)
 		return c.local.Range(f)
 	}

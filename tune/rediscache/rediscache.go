@@ -182,13 +182,6 @@ func (c *Cache) ping(ctx context.Context) error {
 	return c.rdb.Ping(cctx).Err()
 }
 
-// isDown reports whether Redis is known to be down: calls skip it then.
-func (c *Cache) isDown() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.down
-}
-
 // fault records a failed Redis call: the first of an outage is logged, and
 // Redis is skipped until the flusher's ping gets an answer.
 func (c *Cache) fault(op string, err error) {
@@ -231,7 +224,7 @@ func (c *Cache) LoadContext(ctx context.Context, k tune.CacheKey) (tune.Entry, b
 	if e, ok := c.local.Load(k); ok {
 		return e, true
 	}
-	if c.isDown() {
+	if c.Down() {
 		return tune.Entry{}, false
 	}
 	if c.claimTTL > 0 {
@@ -368,7 +361,7 @@ func (c *Cache) StoreContext(ctx context.Context, k tune.CacheKey, e tune.Entry)
 		return fmt.Errorf("tune: cache store: %w", err)
 	}
 	lerr := c.local.Store(k, e)
-	if c.isDown() || c.send(ctx, k, value) != nil {
+	if c.Down() || c.send(ctx, k, value) != nil {
 		c.mu.Lock()
 		c.pending[k] = e
 		c.mu.Unlock()
@@ -404,7 +397,7 @@ func (c *Cache) Delete(k tune.CacheKey) error {
 	c.mu.Lock()
 	delete(c.pending, k)
 	c.mu.Unlock()
-	if !c.isDown() {
+	if !c.Down() {
 		ctx, cancel := c.call(context.Background())
 		defer cancel()
 		if rerr := c.rdb.Del(ctx, c.redisKey("e", k)).Err(); rerr != nil {
@@ -419,7 +412,11 @@ func (c *Cache) Delete(k tune.CacheKey) error {
 // Range use the local cache alone and stores wait (see [Cache.Pending]).
 // A program that must know whether a Range listed Redis asks Down after
 // it, as `streamgate tune export` does.
-func (c *Cache) Down() bool { return c.isDown() }
+func (c *Cache) Down() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.down
+}
 
 // Pending returns how many stores wait for Redis to come back.
 func (c *Cache) Pending() int {
@@ -440,7 +437,7 @@ func (c *Cache) flusher() {
 			return
 		case <-tick.C:
 		case <-c.wake:
-			if c.isDown() {
+			if c.Down() {
 				continue // the next tick pings: not one ping per fault
 			}
 		}
