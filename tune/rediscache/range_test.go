@@ -268,3 +268,25 @@ func TestDown(t *testing.T) {
 	waitPending(t, c)
 	assert.False(t, c.Down(), "the ping was answered and the store sent")
 }
+
+// TestRangeCallbackPanics: a panic in f propagates out of Range and
+// leaves the cache working: no lock held, nothing lost.
+func TestRangeCallbackPanics(t *testing.T) {
+	srv := redistest.Start(t)
+	c := open(t, srv.URL(0), tune.NewMemoryCache())
+	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
+	require.NoError(t, c.Store(k, entry("x")))
+	assert.PanicsWithValue(t, "boom", func() {
+		_ = c.Range(func(tune.CacheKey, tune.Entry) bool { panic("boom") })
+	})
+	require.NoError(t, c.Store(tune.CacheKey{Device: "d", Key: "k2", Candidates: "c"}, entry("y")))
+	var n int
+	require.NoError(t, c.Range(func(k tune.CacheKey, e tune.Entry) bool {
+		_, ok := c.Load(k) // f may call the cache
+		assert.True(t, ok)
+		n++
+		return true
+	}))
+	assert.Equal(t, 2, n)
+	assert.False(t, c.Down())
+}
