@@ -25,7 +25,10 @@ func (c *Cache) Range(f func(tune.CacheKey, tune.Entry) bool) error {
 // Redis lacks (a store still pending while Redis was down, say): each key
 // once, in key order ([tune.CompareKeys]), until f returns false. A key's
 // entry is Redis's, unless this cache has a store of it pending: then that
-// store's, which is newer. It keeps nothing in the local cache.
+// store's, which is newer and which Redis gets once it is back. (A store
+// pending when the listing began and sent since is listed from the local
+// cache, which holds this cache's newest store of the key.) It keeps
+// nothing in the local cache.
 //
 // It lists the keys in Redis with SCAN, then reads their values in
 // batches, each call bounded by ctx and the cache's timeout. A Redis key
@@ -105,7 +108,7 @@ func (c *Cache) RangeContext(ctx context.Context, f func(tune.CacheKey, tune.Ent
 			}
 		}
 		for _, k := range batch {
-			if e, ok := pending[k]; ok {
+			if e, ok := c.pendingEntry(k); ok { // as of now: one pending at the listing may be sent, replaced
 				if !f(k, e) {
 					return nil
 				}
@@ -130,6 +133,14 @@ func (c *Cache) RangeContext(ctx context.Context, f func(tune.CacheKey, tune.Ent
 		}
 	}
 	return nil
+}
+
+// pendingEntry returns the entry of k's store pending, if there is one.
+func (c *Cache) pendingEntry(k tune.CacheKey) (tune.Entry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	p, ok := c.pending[k]
+	return p.entry, ok
 }
 
 // scan returns the keys of the entries in Redis under the cache's prefix.
@@ -200,10 +211,13 @@ func (c *Cache) mget(ctx context.Context, keys []tune.CacheKey) (map[tune.CacheK
 
 // rangeFault records that Redis failed during a Range, which lists the
 // local cache instead. It logs a warning of its own, attrs added, whether
-// or not the outage is logged already: the caller's listing is partial.
+// or not the outage is logged already: the caller's listing is partial. A
+// call that Redis refused ([refused]) leaves Redis in use.
 func (c *Cache) rangeFault(err error, attrs ...any) {
-	c.markDown()
-	c.poke()
+	if !refused(err) {
+		c.markDown()
+		c.poke()
+	}
 	c.log.Warn("tune: Redis unavailable; Range lists the local cache only",
 		append([]any{"server", c.server, "op", "range", "err", err}, attrs...)...)
 }

@@ -1,7 +1,9 @@
 package rediscache
 
-// Lock order: Cache.mu only; it is never held while Redis or the local
-// cache is called.
+// Lock order: a key's lock (keyLock.mu), then Cache.mu; never two keys'
+// locks at once. Cache.mu is never held while Redis or the local cache is
+// called; a key's lock is held across this cache's writes of that key, to
+// the local cache and to Redis, so that they happen one at a time.
 
 import (
 	"context"
@@ -13,7 +15,6 @@ import (
 	"log/slog"
 	"net"
 	"net/url"
-	"slices"
 	"sync"
 	"time"
 
@@ -45,10 +46,16 @@ type config struct {
 	timeout  time.Duration
 	claimTTL time.Duration
 	prefix   string
+	// Test hooks (export_test.go): brokenFlush restores the flusher of
+	// issue 27, which sent a queued store over a newer one; flushHook is
+	// called before the flusher sends each pending store.
+	brokenFlush bool
+	flushHook   func(tune.CacheKey)
 }
 
 // WithLogger sends the cache's warnings (Redis unreachable, a value that
-// does not decode) and, at Info, its recoveries to l. By default they go
+// does not decode, a call Redis refused about one key) and, at Info, its
+// recoveries to l. By default they go
 // to slog.Default(), warnings and above.
 func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.log = l }) }
 
@@ -87,12 +94,19 @@ type Cache struct {
 	// reachable; written once.
 	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
-	mu      sync.Mutex                   // guards the fields below
-	down    bool                         // Redis failed; the flusher pings until it answers
-	pending map[tune.CacheKey]tune.Entry // stored while Redis was down, to send when it is back
-	claims  map[tune.CacheKey]bool       // claimed by this cache and not yet stored
-	ignored map[tune.CacheKey]bool       // keys whose Redis value did not decode, logged once
-	badKeys map[string]bool              // Redis keys under the entries' prefix that did not parse, logged once
+	// Test hooks (see config); written once.
+	brokenFlush bool
+	flushHook   func(tune.CacheKey)
+
+	mu      sync.Mutex                     // guards the fields below
+	down    bool                           // Redis failed; the flusher pings until it answers
+	seq     uint64                         // the last store issued, of any key: its number
+	pending map[tune.CacheKey]pendingStore // per key, the newest store not yet in Redis, to send when it is back
+	locks   map[tune.CacheKey]*keyLock     // the keys this cache is writing, or waits to
+	claims  map[tune.CacheKey]bool         // claimed by this cache and not yet stored
+	ignored map[tune.CacheKey]bool         // keys whose Redis value did not decode, logged once
+	refused map[tune.CacheKey]bool         // keys a Redis call about was refused, logged once
+	badKeys map[string]bool                // Redis keys under the entries' prefix that did not parse, logged once
 	closed  bool
 
 	wake chan struct{}  // a send makes the flusher look now
@@ -133,8 +147,10 @@ func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
 		rdb: redis.NewClient(ro), local: local, log: cfg.log, timeout: cfg.timeout, claimTTL: cfg.claimTTL,
 		prefix: cfg.prefix, token: hex.EncodeToString(tok[:]), server: fmt.Sprintf("%s db %d", ro.Addr, ro.DB),
 		network: ro.Network, addr: ro.Addr, dial: redis.NewDialer(ro),
-		pending: map[tune.CacheKey]tune.Entry{}, claims: map[tune.CacheKey]bool{}, ignored: map[tune.CacheKey]bool{},
-		badKeys: map[string]bool{}, wake: make(chan struct{}, 1), done: make(chan struct{}),
+		brokenFlush: cfg.brokenFlush, flushHook: cfg.flushHook,
+		pending: map[tune.CacheKey]pendingStore{}, locks: map[tune.CacheKey]*keyLock{}, claims: map[tune.CacheKey]bool{},
+		ignored: map[tune.CacheKey]bool{}, refused: map[tune.CacheKey]bool{}, badKeys: map[string]bool{},
+		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
 	if err := c.ping(context.Background()); err != nil {
 		c.fault("open", err)
@@ -145,6 +161,43 @@ func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
 }
 
 var _ tune.ContextCache = (*Cache)(nil)
+
+// pendingStore is a store that waits for Redis.
+type pendingStore struct {
+	entry tune.Entry
+	value []byte // entry, encoded
+	seq   uint64 // the store's number: a newer store of the key has a higher one
+}
+
+// keyLock serializes this cache's writes of one key (see [Cache.lockKey]).
+type keyLock struct {
+	mu   sync.Mutex
+	refs int // goroutines that hold mu or wait for it; guarded by Cache.mu
+}
+
+// lockKey takes k's lock, which every write of k by this cache holds: a
+// store (to the local cache and Redis), a delete, the flusher's send of k,
+// and a load keeping what Redis has. It returns the function that releases
+// it. A key nobody writes has no lock (c.locks holds the others).
+func (c *Cache) lockKey(k tune.CacheKey) (unlock func()) {
+	c.mu.Lock()
+	l := c.locks[k]
+	if l == nil {
+		l = &keyLock{}
+		c.locks[k] = l
+	}
+	l.refs++
+	c.mu.Unlock()
+	l.mu.Lock()
+	return func() {
+		l.mu.Unlock()
+		c.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(c.locks, k)
+		}
+		c.mu.Unlock()
+	}
+}
 
 // redisKey is k's key of kind in Redis, under the cache's prefix; kind
 // "e" is the entry, "c" the claim.
@@ -180,6 +233,43 @@ func (c *Cache) ping(ctx context.Context) error {
 	cctx, cancel := c.call(ctx)
 	defer cancel()
 	return c.rdb.Ping(cctx).Err()
+}
+
+// refused reports whether err is Redis's answer refusing a call about its
+// keys — a value of another type than the call's under one (WRONGTYPE),
+// say — rather than a failure of the server or of the way to it: no answer
+// (a network error, a timeout), or an answer that is about the server
+// (it is loading its data, read-only, out of memory, refusing this client's
+// password or its permissions, ...), which would refuse any call.
+func refused(err error) bool {
+	var re redis.Error
+	if !errors.As(err, &re) || errors.Is(err, redis.Nil) {
+		return false
+	}
+	server := redis.IsLoadingError(err) || redis.IsReadOnlyError(err) || redis.IsMasterDownError(err) ||
+		redis.IsClusterDownError(err) || redis.IsTryAgainError(err) || redis.IsMaxClientsError(err) ||
+		redis.IsAuthError(err) || redis.IsPermissionError(err) || redis.IsOOMError(err) ||
+		redis.IsNoReplicasError(err) || redis.IsExecAbortError(err) ||
+		redis.HasErrorPrefix(err, "BUSY") || redis.HasErrorPrefix(err, "MISCONF")
+	return !server
+}
+
+// failed records a failed Redis call about k: one that Redis refused
+// ([refused]) is about k alone, logged once per key, and Redis stays in
+// use; any other failure is an outage ([Cache.fault]).
+func (c *Cache) failed(op string, k tune.CacheKey, err error) {
+	if !refused(err) {
+		c.fault(op, err)
+		return
+	}
+	c.mu.Lock()
+	logged := c.refused[k]
+	c.refused[k] = true
+	c.mu.Unlock()
+	if !logged {
+		c.log.Warn("tune: Redis refused a call about one key; the key is tuned and kept locally, Redis stays in use for the others",
+			"key", k.String(), "op", op, "err", err)
+	}
 }
 
 // fault records a failed Redis call: the first of an outage is logged, and
@@ -272,7 +362,7 @@ func (c *Cache) get(ctx context.Context, k tune.CacheKey) (tune.Entry, bool, err
 		return tune.Entry{}, false, nil
 	case err != nil:
 		if ctx.Err() == nil { // not the caller's deadline: Redis's fault
-			c.fault("load", err)
+			c.failed("load", k, err)
 		}
 		return tune.Entry{}, false, err
 	}
@@ -280,10 +370,22 @@ func (c *Cache) get(ctx context.Context, k tune.CacheKey) (tune.Entry, bool, err
 	if !ok {
 		return tune.Entry{}, false, nil
 	}
+	c.keep(k, e)
+	return e, true, nil
+}
+
+// keep stores e, k's entry in Redis, in the local cache, unless the local
+// cache has k by now: a store of k made since the load missed it locally
+// is newer than what the load read, or as new, and is not replaced.
+func (c *Cache) keep(k tune.CacheKey, e tune.Entry) {
+	unlock := c.lockKey(k)
+	defer unlock()
+	if _, ok := c.local.Load(k); ok {
+		return
+	}
 	if err := c.local.Store(k, e); err != nil {
 		c.log.Warn("tune: an entry from Redis is not kept locally", "key", k.String(), "err", err)
 	}
-	return e, true, nil
 }
 
 // decode decodes v, k's value in Redis. One that does not decode is
@@ -320,7 +422,7 @@ func (c *Cache) claim(ctx context.Context, k tune.CacheKey) (mine bool, err erro
 	}
 	if err != nil {
 		if ctx.Err() == nil {
-			c.fault("claim", err)
+			c.failed("claim", k, err)
 		}
 		return false, err
 	}
@@ -353,35 +455,81 @@ func (c *Cache) Store(k tune.CacheKey, e tune.Entry) error {
 
 // StoreContext saves e under k in the local cache and in Redis, and
 // releases this process's claim on k. A Redis fault is logged, never
-// returned: e is then sent once Redis is back (unless a newer store of k
-// replaces it). The error is the local cache's.
+// returned: e is then sent once Redis is back, unless a newer store of k
+// by this cache replaces it first. A call about k that Redis refuses
+// (WRONGTYPE, say) is logged once per key and e is not sent again. The
+// error is the local cache's.
+//
+// This cache's stores of k reach Redis in the order they were made: an
+// older one is never sent after a newer one, whichever sends them
+// (StoreContext itself or the flusher, once Redis is back).
 func (c *Cache) StoreContext(ctx context.Context, k tune.CacheKey, e tune.Entry) error {
-	value, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("tune: cache store: %w", err)
-	}
-	lerr := c.local.Store(k, e)
-	if c.Down() || c.send(ctx, k, value) != nil {
-		c.mu.Lock()
-		c.pending[k] = e
-		c.mu.Unlock()
-		c.poke()
-	}
-	return lerr
+	_, err := c.store(ctx, k, e)
+	return err
 }
 
-// send writes one entry to Redis and releases this cache's claim on it.
+// store is StoreContext; sent: e is in Redis, sent by this call (rather
+// than queued, or refused).
+//
+// It holds k's lock throughout. A store drops k's pending store, which is
+// older, as it is issued; the flusher sends a pending store only while
+// holding k's lock and only if it is still k's pending store. So while
+// the flusher sends one, no store of k is issued, and a store that was
+// issued after it has dropped it: the flusher never sends a store of k
+// older than one this cache sent already, and neither does a store.
+func (c *Cache) store(ctx context.Context, k tune.CacheKey, e tune.Entry) (sent bool, err error) {
+	value, err := json.Marshal(e)
+	if err != nil {
+		return false, fmt.Errorf("tune: cache store: %w", err)
+	}
+	unlock := c.lockKey(k)
+	defer unlock()
+	lerr := c.local.Store(k, e)
+	c.mu.Lock()
+	c.seq++
+	p := pendingStore{entry: e, value: value, seq: c.seq}
+	if !c.brokenFlush {
+		delete(c.pending, k) // older: this store replaces it, sent now or queued
+	}
+	down := c.down
+	c.mu.Unlock()
+	if !down {
+		err := c.send(ctx, k, value)
+		if err == nil {
+			return true, lerr
+		}
+		if refused(err) {
+			return false, lerr // logged; sent again, it would be refused again
+		}
+	}
+	c.mu.Lock()
+	c.pending[k] = p
+	c.mu.Unlock()
+	c.poke()
+	return false, lerr
+}
+
+// send writes one entry to Redis and releases this cache's claim on it;
+// the caller holds k's lock. It returns nil once the entry is in Redis: a
+// claim that Redis refuses to release (a value of another type under the
+// claim's key) is logged, and is no error of the store's.
 func (c *Cache) send(ctx context.Context, k tune.CacheKey, value []byte) error {
 	cctx, cancel := c.call(ctx)
 	defer cancel()
+	var set *redis.StatusCmd
+	var rel *redis.Cmd
 	_, err := c.rdb.TxPipelined(cctx, func(p redis.Pipeliner) error {
-		p.Set(cctx, c.redisKey("e", k), value, 0)
-		release.Eval(cctx, p, []string{c.redisKey("c", k)}, c.token) // Eval: a pipeline cannot fall back from EVALSHA
+		set = p.Set(cctx, c.redisKey("e", k), value, 0)
+		rel = release.Eval(cctx, p, []string{c.redisKey("c", k)}, c.token) // Eval: a pipeline cannot fall back from EVALSHA
 		return nil
 	})
+	if err != nil && set.Err() == nil && refused(rel.Err()) {
+		c.failed("store", k, rel.Err()) // the entry is in Redis; the claim, if any, expires
+		err = nil
+	}
 	if err != nil {
 		if ctx.Err() == nil {
-			c.fault("store", err)
+			c.failed("store", k, err)
 		}
 		return err
 	}
@@ -391,17 +539,21 @@ func (c *Cache) send(ctx context.Context, k tune.CacheKey, value []byte) error {
 	return nil
 }
 
-// Delete forgets k locally and in Redis; a Redis fault is logged.
+// Delete forgets k locally and in Redis, and drops a store of k that
+// waits for Redis; a Redis fault is logged.
 func (c *Cache) Delete(k tune.CacheKey) error {
+	unlock := c.lockKey(k)
+	defer unlock()
 	err := c.local.Delete(k)
 	c.mu.Lock()
 	delete(c.pending, k)
+	down := c.down
 	c.mu.Unlock()
-	if !c.Down() {
+	if !down {
 		ctx, cancel := c.call(context.Background())
 		defer cancel()
 		if rerr := c.rdb.Del(ctx, c.redisKey("e", k)).Err(); rerr != nil {
-			c.fault("delete", rerr)
+			c.failed("delete", k, rerr)
 		}
 	}
 	return err
@@ -466,9 +618,9 @@ func (c *Cache) flush() {
 	for {
 		c.mu.Lock()
 		var k tune.CacheKey
-		var e tune.Entry
+		var p pendingStore
 		found := false
-		for k, e = range c.pending {
+		for k, p = range c.pending {
 			found = true
 			break
 		}
@@ -476,18 +628,38 @@ func (c *Cache) flush() {
 		if !found {
 			return
 		}
-		value, err := json.Marshal(e)
-		if err == nil {
-			if err = c.send(context.Background(), k, value); err != nil {
-				return // down again; kept for the next try
-			}
+		if c.flushHook != nil {
+			c.flushHook(k)
 		}
-		c.mu.Lock()
-		if cur, ok := c.pending[k]; ok && cur.Created.Equal(e.Created) && slices.Equal(cur.Ranking, e.Ranking) {
-			delete(c.pending, k) // unless a newer store replaced it meanwhile
+		if !c.flushOne(k, p) {
+			return // down again; kept for the next try
 		}
-		c.mu.Unlock()
 	}
+}
+
+// flushOne sends p, k's pending store, unless a newer store of k has
+// replaced it since the flusher picked it (see [Cache.store]); false:
+// Redis is down again.
+func (c *Cache) flushOne(k tune.CacheKey, p pendingStore) bool {
+	if !c.brokenFlush {
+		unlock := c.lockKey(k)
+		defer unlock()
+		c.mu.Lock()
+		cur, ok := c.pending[k]
+		c.mu.Unlock()
+		if !ok || cur.seq != p.seq {
+			return true // replaced: the newer store is sent, or pending
+		}
+	}
+	if err := c.send(context.Background(), k, p.value); err != nil && !refused(err) {
+		return false
+	}
+	c.mu.Lock()
+	if cur, ok := c.pending[k]; ok && cur.seq == p.seq {
+		delete(c.pending, k) // sent, or refused (logged)
+	}
+	c.mu.Unlock()
+	return true
 }
 
 // Close stops sending, releases this cache's claims (best effort, bounded
