@@ -464,12 +464,13 @@ func (c *Cache) Store(k tune.CacheKey, e tune.Entry) error {
 // older one is never sent after a newer one, whichever sends them
 // (StoreContext itself or the flusher, once Redis is back).
 func (c *Cache) StoreContext(ctx context.Context, k tune.CacheKey, e tune.Entry) error {
-	_, err := c.store(ctx, k, e)
+	_, _, err := c.store(ctx, k, e)
 	return err
 }
 
-// store is StoreContext; sent: e is in Redis, sent by this call (rather
-// than queued, or refused).
+// store is StoreContext; sent: e is in Redis, sent by this call; tried:
+// it was sent and the send failed, and e is queued (a send that timed out
+// may still reach a server that was only slow).
 //
 // It holds k's lock throughout. A store drops k's pending store, which is
 // older, as it is issued; the flusher sends a pending store only while
@@ -477,10 +478,10 @@ func (c *Cache) StoreContext(ctx context.Context, k tune.CacheKey, e tune.Entry)
 // the flusher sends one, no store of k is issued, and a store that was
 // issued after it has dropped it: the flusher never sends a store of k
 // older than one this cache sent already, and neither does a store.
-func (c *Cache) store(ctx context.Context, k tune.CacheKey, e tune.Entry) (sent bool, err error) {
+func (c *Cache) store(ctx context.Context, k tune.CacheKey, e tune.Entry) (sent, tried bool, err error) {
 	value, err := json.Marshal(e)
 	if err != nil {
-		return false, fmt.Errorf("tune: cache store: %w", err)
+		return false, false, fmt.Errorf("tune: cache store: %w", err)
 	}
 	unlock := c.lockKey(k)
 	defer unlock()
@@ -496,17 +497,18 @@ func (c *Cache) store(ctx context.Context, k tune.CacheKey, e tune.Entry) (sent 
 	if !down {
 		err := c.send(ctx, k, value)
 		if err == nil {
-			return true, lerr
+			return true, false, lerr
 		}
 		if refused(err) {
-			return false, lerr // logged; sent again, it would be refused again
+			return false, false, lerr // logged; sent again, it would be refused again
 		}
+		tried = true
 	}
 	c.mu.Lock()
 	c.pending[k] = p
 	c.mu.Unlock()
 	c.poke()
-	return false, lerr
+	return false, tried, lerr
 }
 
 // send writes one entry to Redis and releases this cache's claim on it;
