@@ -151,10 +151,31 @@ func (s *Server) Restart() {
 }
 
 // Pause stops the server with SIGSTOP: connections are accepted by the
-// kernel and never answered.
+// kernel and never answered. Where /proc says (Linux), it returns once the
+// server is stopped, so that nothing sent after it is answered before
+// Resume.
 func (s *Server) Pause() {
+	s.t.Helper()
 	s.cmd.Process.Signal(syscall.SIGSTOP)
 	s.stop = true
+	stat := fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for {
+		b, err := os.ReadFile(stat)
+		if err != nil {
+			return // no /proc
+		}
+		// pid (comm) state ...: comm may hold spaces and parentheses.
+		if f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:])); len(f) > 0 && (f[0] == "T" || f[0] == "t") {
+			return
+		}
+		select {
+		case <-ctx.Done():
+			s.t.Fatalf("redis-server on port %d not stopped 10s after SIGSTOP", s.Port)
+		case <-time.After(time.Millisecond):
+		}
+	}
 }
 
 // Resume continues a paused server.
