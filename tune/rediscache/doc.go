@@ -15,6 +15,40 @@
 // cache's prefix, whichever process stored it, with the local entries
 // Redis lacks: what tune.Export writes for a fleet.
 //
+// # One key's ordering
+//
+// What the cache promises about one key, checked by TestIssue27_Linearizable
+// (a porcupine check of several caches on one Redis while the server is
+// paused, killed and restarted):
+//
+//   - A load returns an entry some store of the key wrote, or misses; it
+//     never makes one up. A miss is always possible: Redis down or slow.
+//   - A load served by the local cache returns this cache's newest store
+//     of the key, or the entry it last read from Redis. The local cache is
+//     not kept in step with Redis: such a load may return an entry older
+//     than one another process stored since.
+//   - A load that reads Redis (the local cache lacks the key) returns an
+//     entry never older than the last store that reached Redis before the
+//     load began, and keeps it locally only if the local cache still lacks
+//     the key: it never replaces a store made meanwhile.
+//   - A store reaches Redis before it returns, unless the cache knows
+//     Redis to be down (or the call fails): it is then queued and sent once
+//     Redis answers again, unless a newer store of the key by this cache
+//     replaces it first. This cache's stores of a key reach Redis in the
+//     order they were made: a queued store never overwrites a newer one,
+//     whichever sent that, the caller or the flusher. Stores of one key by
+//     different processes land in the order Redis receives them.
+//   - A send that timed out against a server that was only slow or paused
+//     may still reach it; it is sent again once the server answers, and so
+//     may reach Redis twice.
+//   - A call about a key that Redis refuses (a value of another type under
+//     it: WRONGTYPE) is about that key: it is logged once per key, a load
+//     of the key misses and it is tuned, a store of it replaces the value
+//     (SET), and the cache stays on Redis for every key. Only a
+//     failure of the server or of the way to it (no answer, a timeout, an
+//     answer about the server: loading, read-only, out of memory, a wrong
+//     password) marks Redis down ([Cache.Down]).
+//
 // go-redis prints a line of its own to stderr for each dial of its pool
 // that fails, through a logger that is process-wide (redis.SetLogger):
 // the package leaves that logger to the program. It keeps go-redis's
