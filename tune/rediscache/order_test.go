@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -179,4 +180,38 @@ func TestIssue27_WrongTypeIsPerKey(t *testing.T) {
 	}
 	assert.Contains(t, log, "WRONGTYPE")
 	assert.NotContains(t, log, "Redis unavailable")
+}
+
+// racingLocal is a local cache in which a store of key lands just after
+// the first look at it misses: the store a load races.
+type racingLocal struct {
+	tune.Cache
+	key  tune.CacheKey
+	e    tune.Entry
+	once sync.Once
+}
+
+func (l *racingLocal) Load(k tune.CacheKey) (tune.Entry, bool) {
+	e, ok := l.Cache.Load(k)
+	if k == l.key && !ok {
+		l.once.Do(func() { _ = l.Cache.Store(k, l.e) })
+	}
+	return e, ok
+}
+
+// TestIssue27_LoadKeepsNoOlderEntry: a load that misses locally and reads
+// Redis keeps what it read only if the local cache still lacks the key: a
+// store that landed there meanwhile stays.
+func TestIssue27_LoadKeepsNoOlderEntry(t *testing.T) {
+	srv := redistest.Start(t)
+	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
+	require.NoError(t, open(t, srv.URL(0), tune.NewMemoryCache()).Store(k, entry("in Redis")))
+	local := &racingLocal{Cache: tune.NewMemoryCache(), key: k, e: entry("stored meanwhile")}
+	c := open(t, srv.URL(0), local)
+	e, ok := c.Load(k)
+	require.True(t, ok)
+	assert.Equal(t, []string{"in Redis"}, e.Ranking, "the load returns what it read")
+	e, ok = local.Cache.Load(k)
+	require.True(t, ok)
+	assert.Equal(t, []string{"stored meanwhile"}, e.Ranking, "and leaves the newer local entry")
 }
