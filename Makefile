@@ -95,9 +95,11 @@ fuzz:
 	done
 
 # The full soak of cancelled waits (issue 10): 200,000 Syncs cancelled
-# mid-wait; make test runs 20,000.
+# mid-wait; make test runs 20,000. The client lifecycle model (issue 27):
+# 1,000 rounds of calls racing Close; make test runs 25.
 soak: deps-gpu
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run 'Cancelled' ./wgpu
+	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run '^TestLifecycleModel$$' ./client
 
 # The warm-up pass, then the real run; a second run finds the tune cache.
 # Flags go in DEMOFLAGS, e.g. make demo DEMOFLAGS='-layers 2 -steps 5'.
