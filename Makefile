@@ -95,10 +95,13 @@ fuzz:
 	done
 
 # The full soak of cancelled waits (issue 10): 200,000 Syncs cancelled
-# mid-wait; make test runs 20,000. The Redis cache's linearizability check
-# (issue 27): 40 outages rather than 4, and the broken flusher's too.
+# mid-wait; make test runs 20,000. The client lifecycle model (issue 27):
+# 1,000 rounds of calls racing Close; make test runs 25. The Redis cache's
+# linearizability check (issue 27): 40 outages rather than 4, and the broken
+# flusher's too.
 soak: deps-gpu deps-redis
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run 'Cancelled' ./wgpu
+	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run '^TestLifecycleModel$$' ./client
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -timeout 30m -run 'TestIssue27_Linearizable$$' ./tune/rediscache
 
 # The warm-up pass, then the real run; a second run finds the tune cache.

@@ -183,9 +183,13 @@ func (c *Client) Mode() registry.StreamMode { return c.reg.Resolve(c.key) }
 // compiled, never executed.
 //
 // After Close, Launch returns [ErrClosed]. A launch racing Close either
-// returns ErrClosed or is submitted: under [PerClient] a launch recorded
-// after Close retired the stream closes the stream again itself, so it runs
-// and no stream outlives the client.
+// returns ErrClosed and records nothing, or was recorded before Close
+// closed the stream: it returns nil (or its batch's error) and Close
+// submitted it. Under [PerClient] the service refuses to record on the
+// stream once Close closed it (gpu.ErrStreamClosed, which Launch returns
+// as ErrClosed), so no stream outlives the client; under [Single] a launch
+// recorded after Close's flush waits on the shared stream for its next
+// flush, by any client.
 func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
 	if c.closed.Load() {
 		return ErrClosed
@@ -239,29 +243,11 @@ func (c *Client) execute(k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buf
 		err = c.svc.Launch(c.key.Stream, k, workgroups, bs...)
 	}
 	if err != nil && !isLaunchError(err) {
-		return err // refused: nothing recorded
+		return c.refused(err) // nothing recorded
 	}
 	// Recorded; a LaunchError is from the batch this launch completed.
 	c.stats.executed.Add(1)
-	if c.closed.Load() {
-		return c.closedMeanwhile(c.observe(err))
-	}
 	return c.observe(err)
-}
-
-// closedMeanwhile ends a launch that Close raced: it passed Launch's closed
-// check, and Close may have retired the client's stream before the launch
-// was recorded, making the stream anew. Under PerClient the stream is
-// closed again, so the launch runs and no stream outlives the client; err
-// is the launch's own error, else the close's.
-func (c *Client) closedMeanwhile(err error) error {
-	if c.policy != PerClient {
-		return err // a shared stream: the next flush of it submits the launch
-	}
-	if cerr := c.observe(c.svc.CloseStream(c.key.Stream)); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // isLaunchError reports whether err holds a [*gpu.LaunchError] (out of
@@ -392,12 +378,17 @@ func (c *Client) Sync(ctx context.Context) error {
 	return c.observe(c.svc.Sync(ctx, c.key.Stream))
 }
 
-// Close flushes the stream's recorded launches, drops the queued compiles
-// and makes every later call return [ErrClosed]. Under [PerClient] it also
-// closes the client's stream on the service, releasing the service's state
-// for it; under [Single] the shared stream stays. It does not wait for the
-// submitted work, and it leaves the service open. Closing twice returns
-// ErrClosed.
+// Close flushes the stream's recorded launches, drops the queued compiles,
+// releases the client's graphs and makes every later call return
+// [ErrClosed]. Under [PerClient] it also closes the client's stream on the
+// service ([gpu.Service.CloseStream]), releasing the service's state for
+// it for good; under [Single] the shared stream stays. It does not wait
+// for the submitted work, and it leaves the service open. Closing twice
+// returns ErrClosed.
+//
+// A call racing Close returns nil (or its own error) having done its work
+// before Close took the stream — Close then submits what it recorded — or
+// returns ErrClosed having done nothing: see the package documentation.
 func (c *Client) Close() error {
 	if !c.closed.CompareAndSwap(false, true) {
 		return ErrClosed

@@ -114,7 +114,7 @@ func (c *Client) Capture(step func() error) (*Graph, error) {
 	}
 	rec, err := capt.Capture(c.key.Stream)
 	if err != nil {
-		return nil, err
+		return nil, c.refused(err)
 	}
 	cp := &capture{rec: rec}
 	if !c.capture.CompareAndSwap(nil, cp) {
@@ -136,7 +136,7 @@ func (c *Client) Capture(step func() error) (*Graph, error) {
 	}
 	g, err := rec.Finish()
 	if err != nil {
-		return nil, err
+		return nil, c.refused(err) // ErrClosed when Close closed the stream meanwhile
 	}
 	cg := &Graph{c: c, g: g, n: uint64(g.Len())}
 	c.mu.Lock()
@@ -210,10 +210,10 @@ func (c *Client) captureLaunch(cp *capture, k *gpu.Kernel, workgroups [3]uint32,
 	return err
 }
 
-// refused is the error of a replay the service refused with err:
-// ErrClosed when the client was closed meanwhile (a replay racing Close
-// finds its graph released by Close, which is no error of the caller's
-// own), else err.
+// refused is the error of a call the service refused with err, having
+// done nothing: ErrClosed when the client was closed meanwhile (a call
+// racing Close finds its graph released or its stream closed by Close,
+// which is no error of the caller's own), else err.
 func (c *Client) refused(err error) error {
 	if c.closed.Load() {
 		return ErrClosed
@@ -245,7 +245,9 @@ func (c *Client) Capturing() bool { return c.capture.Load() != nil }
 // graph, one of another client, and a replay while a Capture of this
 // client runs (it would execute in the middle of a capture). After Close, Replay returns
 // [ErrClosed], as does a replay racing Close that finds its graph released
-// by it; after the service's own close, its error (wgpu.ErrClosed).
+// or its stream closed by it (one that recorded before returns nil, and
+// Close submitted it); after the service's own close, its error
+// (wgpu.ErrClosed).
 // Replay does not allocate.
 func (c *Client) Replay(g *Graph) error {
 	if c.closed.Load() {

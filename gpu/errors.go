@@ -6,6 +6,13 @@ import (
 	"strings"
 )
 
+// ErrStreamClosed is matched (errors.Is) by the error a service returns
+// from a call that would record work on, or capture for, a stream that
+// [Service.CloseStream] retired: a retired stream stays retired, and
+// nothing recreates its state. wgpu's error for it is an [*wgpu.Error] of
+// type StreamClosed.
+var ErrStreamClosed = errors.New("gpu: stream is closed")
+
 // FailedLaunch is one launch a service accepted from Launch but could not
 // run: the driver rejected it when its batch was submitted.
 type FailedLaunch struct {

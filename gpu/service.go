@@ -46,9 +46,16 @@ type Service interface {
 	// done, or ctx is done (then it returns ctx.Err()).
 	Sync(ctx context.Context, stream StreamID) error
 
-	// CloseStream flushes the stream and drops whatever state the service
-	// keeps for it. A client calls it from Close when the stream is its own
-	// (the PerClient policy); a later launch on the id starts afresh.
+	// CloseStream flushes the stream, drops whatever state the service
+	// keeps for it and retires the id for good: a call that would record
+	// on the stream afterwards — a Launch, a graph's replay, a capture, a
+	// timing — creates nothing and returns an error matching
+	// [ErrStreamClosed], and so does one racing CloseStream that did not
+	// record before it; Flush, Sync and CloseStream of a retired stream
+	// return nil (nothing is pending). A retired id is never reused, so a
+	// stream that is closed comes from [NewStreamID], which never repeats.
+	// A client calls it from Close when the stream is its own (the
+	// PerClient policy); the Single policy's shared stream is never closed.
 	CloseStream(stream StreamID) error
 }
 

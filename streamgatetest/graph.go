@@ -14,6 +14,11 @@ var _ gpu.Capturer = (*Service)(nil)
 // the kernel compiles) and records it; the graph's Replay appends its
 // launches to the stream's pending ones.
 func (s *Service) Capture(stream gpu.StreamID) (gpu.GraphRecorder, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if err := s.retiredLocked("capture", stream); err != nil {
+		return nil, err
+	}
 	return &graphRecorder{s: s, stream: stream}, nil
 }
 
@@ -47,6 +52,12 @@ func (r *graphRecorder) Finish() (gpu.Graph, error) {
 		return nil, fmt.Errorf("streamgatetest: Finish on a finished graph recorder")
 	}
 	r.finished = true
+	r.s.mu.Lock()
+	err := r.s.retiredLocked("capture", r.stream)
+	r.s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
 	g := &graph{s: r.s, id: gpu.NewGraphID(), stream: r.stream, launches: r.launches}
 	if err := g.Check(); err != nil {
 		return nil, err
@@ -87,6 +98,9 @@ func (g *graph) Replay() error {
 	}
 	g.s.mu.Lock()
 	defer g.s.mu.Unlock()
+	if err := g.s.retiredLocked("replay", g.stream); err != nil {
+		return err
+	}
 	g.s.pending[g.stream] = append(g.s.pending[g.stream], g.launches...)
 	g.s.replays[g.stream]++
 	return nil

@@ -23,7 +23,8 @@ type Launch struct {
 // runs nothing, it records what it was asked to do. A kernel "compiles"
 // unless [Service.Fail] names it; a launch is recorded as pending on its
 // stream, and Flush, Sync and CloseStream move a stream's pending launches
-// to its submitted ones. Buffers come from [Service.NewBuffer]; a launch
+// to its submitted ones; a stream CloseStream closed stays closed (its
+// launches, replays and captures fail with gpu.ErrStreamClosed). Buffers come from [Service.NewBuffer]; a launch
 // binding any other buffer fails. Tests of real GPU work use [OpenDevice].
 //
 // A Service is safe for concurrent use by multiple goroutines. The zero
@@ -136,6 +137,9 @@ func (s *Service) Launch(stream gpu.StreamID, k *gpu.Kernel, wg [3]uint32, bindi
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if err := s.retiredLocked("launch", stream); err != nil {
+		return err
+	}
 	s.pending[stream] = append(s.pending[stream], Launch{Kernel: k, Workgroups: wg, Bindings: append([]gpu.Buffer(nil), bindings...)})
 	return nil
 }
@@ -166,8 +170,18 @@ func (s *Service) Flush(stream gpu.StreamID) error {
 	return nil
 }
 
-// CloseStream implements gpu.Service: it flushes the stream and
-// forgets its pending list.
+// retiredLocked returns the error of op on stream when CloseStream retired
+// it (gpu.ErrStreamClosed), else nil.
+func (s *Service) retiredLocked(op string, stream gpu.StreamID) error {
+	if s.closed[stream] > 0 {
+		return fmt.Errorf("streamgatetest: %s on stream %d: %w", op, stream, gpu.ErrStreamClosed)
+	}
+	return nil
+}
+
+// CloseStream implements gpu.Service: it flushes the stream and retires
+// it: a later launch, replay or capture on it returns an error matching
+// gpu.ErrStreamClosed, as the contract says.
 func (s *Service) CloseStream(stream gpu.StreamID) error {
 	if err := s.Flush(stream); err != nil {
 		return err

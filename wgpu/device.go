@@ -7,7 +7,8 @@ package wgpu
 //	Device.life (RW: every call reads it; Close and Buffer.Release write it)
 //	  stream.mu (one stream's pending work; never two at once)
 //	    Device.bgMu, Buffer.mu, Device.mu, Device.scopeMu, Device.stageMu,
-//	    Device.poolMu (leaves: nothing is taken under them)
+//	    Device.poolMu, Device.retired.mu (leaves: nothing is taken under them
+//	    but the stream map's own bucket locks)
 //
 // A call enters through Device.enter (leave, err := d.enter(op); defer
 // leave()) and releases every lock it takes with defer, in the function that
@@ -74,6 +75,10 @@ type Device struct {
 	// kernelEntry); both are lock-free, and emptied by Close.
 	byKernel *xsync.MapOf[*gpu.Kernel, *kernelEntry]
 	recent   [kernelSlots]atomic.Pointer[kernelEntry] // by kernelSlot
+
+	// retired is the stream ids CloseStream retired (retired.go): stream
+	// makes no state for them.
+	retired retiredSet
 
 	// lastStream is the stream the last launch locked, so that a loop on
 	// one stream skips the map; it may be a closed one (lockStream checks).
@@ -231,6 +236,8 @@ func (d *Device) Close() error {
 		s.mu.Unlock()
 		return true
 	})
+	d.streams.Clear() // no call reaches a stream once enter refuses it: Stats says none is left
+	d.lastStream.Store(nil)
 	d.dev.poll(true)
 	d.bgMu.Lock()
 	for k, bg := range d.bindGroups {

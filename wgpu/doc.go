@@ -81,6 +81,17 @@
 // wazero's compilation cache under the user cache directory is warm), and
 // a lowered source is cached by content.
 //
+// # Closing and a racing call
+//
+// [Device.CloseStream] retires a stream id for good: a call racing it
+// either recorded before it (and CloseStream submitted the work) or
+// records nothing and returns an error matching [ErrStreamClosed]; a
+// later call on the id does the same, and no call makes the stream anew.
+// [Device.Close] waits for the calls in progress; a call after it returns
+// an error matching [ErrClosed]. [Buffer.Release] submits the work that
+// binds the buffer first; a later launch or replay binding it fails.
+// [Graph.Release]: replays recorded before run, later ones fail.
+//
 // # Errors
 //
 // One [ErrorType] per rule broken, whoever saw it: [ErrorTypeValidation]

@@ -3,6 +3,8 @@ package wgpu
 import (
 	"fmt"
 	"strings"
+
+	"github.com/streamgate/streamgate/gpu"
 )
 
 // ErrorType classifies an [Error]: one type per rule broken, whoever checked
@@ -46,6 +48,10 @@ const (
 	// has no WebGPU: [Open] and [Adapters] fail. Match it with
 	// errors.Is(err, [ErrNoCgo]).
 	ErrorTypeNoCgo
+	// ErrorTypeStreamClosed: the call would record on a stream that
+	// [Device.CloseStream] retired. Match it with errors.Is(err,
+	// [ErrStreamClosed]) or errors.Is(err, gpu.ErrStreamClosed).
+	ErrorTypeStreamClosed
 )
 
 var errorTypeNames = [...]string{
@@ -58,6 +64,7 @@ var errorTypeNames = [...]string{
 	ErrorTypeNoAdapter:       "NoAdapter",
 	ErrorTypeClosed:          "Closed",
 	ErrorTypeNoCgo:           "NoCgo",
+	ErrorTypeStreamClosed:    "StreamClosed",
 }
 
 // String returns the type's name.
@@ -71,8 +78,8 @@ func (t ErrorType) String() string {
 // Error is the one error type of this package. Op names the operation
 // ("Compile", "Launch", "NewBuffer", ...), Type classifies the failure and
 // Message keeps the driver's text where the driver produced it. Match it with
-// errors.As; match the sentinels [ErrClosed], [ErrNoAdapter] and [ErrNoCgo] with
-// errors.Is, which compares Type only.
+// errors.As; match the sentinels [ErrClosed], [ErrNoAdapter], [ErrNoCgo] and
+// [ErrStreamClosed] with errors.Is, which compares Type only.
 //
 // An Error is immutable once returned and safe to share.
 type Error struct {
@@ -94,6 +101,11 @@ var (
 	// built without cgo (CGO_ENABLED=0): the package then compiles, with the
 	// same API, but has no WebGPU.
 	ErrNoCgo = &Error{Type: ErrorTypeNoCgo, Message: noCgoMessage, sentinel: true}
+	// ErrStreamClosed is matched by the error of a call that would record
+	// on a stream [Device.CloseStream] retired (a Launch, a replay, a
+	// capture, a TimeStream): a retired stream is never made anew. Such an
+	// error matches gpu.ErrStreamClosed too.
+	ErrStreamClosed = &Error{Type: ErrorTypeStreamClosed, Message: "stream is closed", sentinel: true}
 )
 
 // noCgoMessage says why a build without cgo has no WebGPU and how to get it.
@@ -118,8 +130,12 @@ func (e *Error) Error() string {
 }
 
 // Is reports whether target is one of the sentinels ([ErrClosed],
-// [ErrNoAdapter], [ErrNoCgo]) of e's Type.
+// [ErrNoAdapter], [ErrNoCgo], [ErrStreamClosed]) of e's Type, or
+// gpu.ErrStreamClosed for an error of type StreamClosed.
 func (e *Error) Is(target error) bool {
+	if target == gpu.ErrStreamClosed {
+		return e.Type == ErrorTypeStreamClosed
+	}
 	t, ok := target.(*Error)
 	return ok && t.sentinel && t.Type == e.Type
 }
@@ -130,4 +146,10 @@ func newError(op string, typ ErrorType, format string, args ...any) *Error {
 
 func closedError(op string) *Error {
 	return &Error{Op: op, Type: ErrorTypeClosed, Message: ErrClosed.Message}
+}
+
+// streamClosedError is the error of op on stream id, which CloseStream
+// retired.
+func streamClosedError(op string, id gpu.StreamID) *Error {
+	return &Error{Op: op, Type: ErrorTypeStreamClosed, Message: fmt.Sprintf("stream %d is closed (CloseStream retired it)", id)}
 }

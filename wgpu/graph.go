@@ -19,7 +19,8 @@ var _ gpu.Capturer = (*Device)(nil)
 // kernel and makes its bind groups, and records it without executing
 // anything; [GraphRecorder.Finish] returns the [*Graph]. It implements
 // [gpu.Capturer]; package client's Client.Capture is the usual way in. It
-// returns an error matching [ErrClosed] once Close has begun.
+// returns an error matching [ErrClosed] once Close has begun, and one
+// matching [ErrStreamClosed] when [Device.CloseStream] retired id.
 func (d *Device) Capture(id gpu.StreamID) (gpu.GraphRecorder, error) {
 	return d.NewGraphRecorder(id)
 }
@@ -28,6 +29,9 @@ func (d *Device) Capture(id gpu.StreamID) (gpu.GraphRecorder, error) {
 func (d *Device) NewGraphRecorder(id gpu.StreamID) (*GraphRecorder, error) {
 	if d.closed.Load() {
 		return nil, closedError("Capture")
+	}
+	if d.isRetired(id) {
+		return nil, streamClosedError("Capture", id)
 	}
 	return &GraphRecorder{d: d, stream: id, index: map[*Buffer]int{}}, nil
 }
@@ -123,8 +127,11 @@ func (r *GraphRecorder) Len() int { return len(r.launches) }
 
 // Finish returns the graph of the launches recorded (possibly none). It
 // checks that every buffer they bind is still live, and returns an error
-// naming the first that is not, with no graph. A recorder is finished
-// once; a second Finish is an error.
+// naming the first that is not, with no graph; when [Device.CloseStream]
+// retired the recorder's stream meanwhile, an error matching
+// [ErrStreamClosed]. A recorder is finished once; a second Finish is an
+// error. (A graph finished just before its stream is retired never
+// replays: [Graph.Replay] returns the error then.)
 func (r *GraphRecorder) Finish() (gpu.Graph, error) {
 	g, err := r.FinishGraph()
 	if err != nil {
@@ -146,6 +153,9 @@ func (r *GraphRecorder) FinishGraph() (*Graph, error) {
 		return nil, err
 	}
 	defer leave()
+	if d.isRetired(r.stream) {
+		return nil, streamClosedError(op, r.stream)
+	}
 	g := &Graph{d: d, id: gpu.NewGraphID(), stream: r.stream, launches: r.launches, native: r.native, bgs: r.bgs, buffers: r.buffers}
 	e := d.bufEpoch.Load() // before the check: a recycle after it moves the epoch, and the next check looks again
 	if err := g.checkBuffers(op); err != nil {
@@ -268,7 +278,9 @@ func (g *Graph) checkBuffers(op string) error {
 // capture, and submitted with the stream's batch (on the MaxBatch
 // threshold, Flush, Sync, or an upload, read-back or release of a buffer
 // the graph binds). It first makes [Graph.Check]'s checks, and on a failed
-// one records nothing. Should the driver reject the batch, it is replayed
+// one records nothing; a replay on a stream [Device.CloseStream] retired,
+// or racing it and recording after it, records nothing and returns an
+// error matching [ErrStreamClosed]. Should the driver reject the batch, it is replayed
 // by halves like any batch, and the [*gpu.LaunchError] names the rejected
 // launches with the graph's id and their index in it. It does not
 // allocate.
@@ -286,7 +298,10 @@ func (g *Graph) Replay() error {
 	if len(g.native) == 0 {
 		return nil
 	}
-	s := d.lockStream(g.stream)
+	s, err := d.lockStream(op, g.stream)
+	if err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
 	return s.replayLocked(op, g)
 }

@@ -113,7 +113,10 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 			return d.deadBinding(op, p, i, b)
 		}
 	}
-	s := d.lockStream(id)
+	s, err := d.lockStream(op, id)
+	if err != nil {
+		return err
+	}
 	defer s.mu.Unlock()
 	first := len(s.bgs)
 	for gi := range p.groups {

@@ -17,6 +17,9 @@ func (d *Device) Stats() Stats {
 	d.mu.Lock()
 	s.BuffersLive = len(d.buffers)
 	d.mu.Unlock()
+	d.bgMu.Lock()
+	s.BindGroupsLive = len(d.bindGroups)
+	d.bgMu.Unlock()
 	d.stageMu.Lock()
 	s.StagingCreated = d.staging.created
 	s.StagingBytesHeld = d.staging.held

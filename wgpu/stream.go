@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/testhook"
 )
 
 // This file holds a stream's state and the calls that flush and wait for
@@ -39,13 +40,24 @@ type stream struct {
 	recent    [recentBGs]recentBG     // the bind groups of the last launches (may be released: check buffers first)
 	nextSlot  int                     // the slot of recent to replace next
 	submitted bool                    // something was submitted on this stream
-	closed    bool                    // CloseStream removed it from d.streams: use a fresh one
+	closed    bool                    // CloseStream retired it and removed it from d.streams: record nothing more
 }
 
-// stream returns the stream id's state, creating it on first use.
+// stream returns the stream id's state, creating it on first use, or nil
+// when CloseStream retired id. It is the one place where a stream's state
+// is made, and it makes none for a retired id: every call that records on
+// a stream reaches its state here (through lockStream), so no call, racing
+// CloseStream or later, brings a retired stream back.
 func (d *Device) stream(id gpu.StreamID) *stream {
 	if s, ok := d.streams.Load(id); ok {
 		return s
+	}
+	d.retired.mu.Lock()
+	defer d.retired.mu.Unlock()
+	// Under retired.mu a retired id has no state: retire adds the id and
+	// deletes its state in one hold of it.
+	if d.retired.hasLocked(id) && !testhook.RecreateRetiredStreams.Load() {
+		return nil
 	}
 	s, _ := d.streams.LoadOrCompute(id, func() *stream {
 		return &stream{d: d, id: id, used: map[*bindGroup]struct{}{}}
@@ -55,46 +67,104 @@ func (d *Device) stream(id gpu.StreamID) *stream {
 
 // lockStream returns the stream id's state, locked, creating it on first
 // use. A state that CloseStream retired while the caller waited for its
-// lock is skipped for the fresh one.
-func (d *Device) lockStream(id gpu.StreamID) *stream {
+// lock is not used, and no fresh one is made for a retired id: then
+// lockStream returns an error matching ErrStreamClosed for op.
+func (d *Device) lockStream(op string, id gpu.StreamID) (*stream, error) {
 	for {
 		s := d.lastStream.Load()
 		if s == nil || s.id != id {
-			s = d.stream(id)
+			if s = d.stream(id); s == nil {
+				return nil, streamClosedError(op, id)
+			}
 			d.lastStream.Store(s)
 		}
 		s.mu.Lock()
 		if !s.closed {
-			return s
+			return s, nil
 		}
 		s.mu.Unlock()
 		d.lastStream.CompareAndSwap(s, nil)
 	}
 }
 
-// CloseStream submits the stream's recorded launches, as Flush does, and
-// forgets the stream: a device keeps per-stream state (an encoder, the bind
-// groups in use) from a stream's first launch until CloseStream or Close,
-// so a program that makes many short-lived streams — a client each — must
-// close them. Work already submitted still runs; a later launch on the same
-// id starts a fresh stream, and a later Sync of it does not wait for work
-// submitted before CloseStream. An error is a [*gpu.LaunchError] naming the
-// launches of the last batch that the driver rejected (every other launch
-// ran), or [ErrClosed].
+// CloseStream submits the stream's recorded launches, as Flush does, drops
+// its state and retires the id for good: a device keeps per-stream state
+// (an encoder, the bind groups in use) from a stream's first launch until
+// CloseStream or Close, so a program that makes many short-lived streams —
+// a client each — must close them. Work already submitted still runs.
+//
+// A retired id stays retired, whether it had state or not: a later call
+// that would record on it ([Device.Launch], [Graph.Replay],
+// [Device.NewGraphRecorder] and its Finish, [Device.TimeStream]) creates
+// nothing and returns an error matching [ErrStreamClosed] (and
+// gpu.ErrStreamClosed); so does such a call racing CloseStream, unless it
+// recorded before CloseStream took the stream, and then CloseStream
+// submitted its work. Flush, Sync and CloseStream of a retired id return
+// nil; a Sync does not wait for work submitted before CloseStream. Take
+// the ids of streams that are closed from gpu.NewStreamID, which never
+// repeats. The device remembers the retired ids in a bitmap, a few bytes
+// while they are dense (see retiredSet).
+//
+// An error is a [*gpu.LaunchError] naming the launches of the last batch
+// that the driver rejected (every other launch ran), or [ErrClosed].
 func (d *Device) CloseStream(id gpu.StreamID) error {
-	return d.flushStream("CloseStream", id, true)
+	const op = "CloseStream"
+	leave, err := d.enter(op)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	for {
+		s, ok := d.streams.Load(id)
+		if !ok {
+			if d.retireStateless(id) {
+				return nil
+			}
+			continue // made meanwhile: retire it
+		}
+		if ok, err := d.retire(op, s); ok {
+			return err
+		}
+		// A concurrent CloseStream retired s: the id is retired.
+	}
+}
+
+// retireStateless retires id, which had no state at the last look, and
+// reports whether it still had none (else nothing changed).
+func (d *Device) retireStateless(id gpu.StreamID) bool {
+	d.retired.mu.Lock()
+	defer d.retired.mu.Unlock()
+	if _, ok := d.streams.Load(id); ok {
+		return false
+	}
+	d.retired.addLocked(id)
+	return true
+}
+
+// retire submits s's pending launches and retires its id; ok is false when
+// s was retired already.
+func (d *Device) retire(op string, s *stream) (ok bool, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false, nil
+	}
+	err = s.flushLocked(op)
+	s.closed = true
+	s.recent = [recentBGs]recentBG{}
+	d.retired.mu.Lock()
+	d.retired.addLocked(s.id)
+	d.streams.Delete(s.id)
+	d.retired.mu.Unlock()
+	return true, err
 }
 
 // Flush submits the stream's recorded launches without waiting. An error is
 // a [*gpu.LaunchError] naming the launches the driver rejected (every other
-// launch was submitted), or [ErrClosed].
+// launch was submitted), or [ErrClosed]. Flushing a stream with no state,
+// or one CloseStream retired, does nothing.
 func (d *Device) Flush(id gpu.StreamID) error {
-	return d.flushStream("Flush", id, false)
-}
-
-// flushStream submits the stream's pending launches and, when retire is
-// set, forgets the stream (see CloseStream).
-func (d *Device) flushStream(op string, id gpu.StreamID, retire bool) error {
+	const op = "Flush"
 	leave, err := d.enter(op)
 	if err != nil {
 		return err
@@ -106,17 +176,19 @@ func (d *Device) flushStream(op string, id gpu.StreamID, retire bool) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	err = s.flushLocked(op)
-	if retire {
-		s.closed = true
-		s.recent = [recentBGs]recentBG{}
-		d.streams.Delete(id)
-	}
-	return err
+	return s.flushLocked(op)
+}
+
+// isRetired reports whether CloseStream retired id.
+func (d *Device) isRetired(id gpu.StreamID) bool {
+	d.retired.mu.Lock()
+	defer d.retired.mu.Unlock()
+	return d.retired.hasLocked(id)
 }
 
 // Sync flushes the stream and waits until all its submitted work is done
-// (it may also wait for work other streams submitted before). If ctx is
+// (it may also wait for work other streams submitted before). A stream with
+// no state, or one CloseStream retired, has nothing to wait for: nil. If ctx is
 // done first it returns ctx.Err(); the work stays submitted and runs, and
 // the cancelled wait keeps no memory once the driver reports the work done.
 // A [*gpu.LaunchError] from the flush is returned after the wait.

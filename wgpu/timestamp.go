@@ -20,7 +20,10 @@ import (
 // On a device without timestamp queries ([Device.HasTimestamps] false) it
 // returns an [*Error] of type [ErrorTypeUnsupported] and does not call fn:
 // this package never creates a timestamp query set such a device would
-// abort on. An error from fn is returned after the measurement completes.
+// abort on. On a stream [Device.CloseStream] retired it returns an error
+// matching [ErrStreamClosed] and does not call fn (one retired while fn
+// runs: the error, after fn). An error from fn is returned after the
+// measurement completes.
 // If ctx is done before the result is read, TimeStream returns ctx.Err().
 func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() error) (time.Duration, error) {
 	const op = "TimeStream"
@@ -67,7 +70,12 @@ func (d *Device) timeStart(op string, id gpu.StreamID) (qs nQuerySet, resolve nB
 	if err != nil {
 		return nQuerySet{}, nBuffer{}, err
 	}
-	s := d.lockStream(id)
+	s, err := d.lockStream(op, id)
+	if err != nil {
+		qs.release()
+		resolve.release()
+		return nQuerySet{}, nBuffer{}, err
+	}
 	defer s.mu.Unlock()
 	err = s.encodeLocked(op)
 	if err == nil {
@@ -95,7 +103,10 @@ func (d *Device) timeEnd(op string, id gpu.StreamID, qs nQuerySet, resolve nBuff
 		return pendingRead{}, err
 	}
 	defer leave()
-	s := d.lockStream(id)
+	s, err := d.lockStream(op, id)
+	if err != nil {
+		return pendingRead{}, err
+	}
 	defer s.mu.Unlock()
 	err = s.encodeLocked(op)
 	if err == nil {

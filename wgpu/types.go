@@ -31,6 +31,9 @@ type Stats struct {
 	// StreamsLive is the streams with state on the device (launched on
 	// and not closed).
 	StreamsLive int
+	// BindGroupsLive is the bind groups the device caches: one per set
+	// of buffers bound together, released with the first of them.
+	BindGroupsLive int
 	// UncapturedErrors is how many WebGPU errors escaped every error scope
 	// in this process, on any device: each is a bug in this package or the
 	// driver. wgpu-native reports them without saying on which device.

@@ -1,0 +1,6 @@
+//go:build cgo && !race
+
+package client_test
+
+// raceEnabled: the race detector is on; long tests run shorter.
+const raceEnabled = false
