@@ -165,7 +165,10 @@ func (de *decodeEnv) position(i int) (pos int, tok, want uint32) {
 
 // runTokens times b.N decode steps, step(pos, token) returning the
 // chosen token, after an untimed pass over every position (the bind
-// groups, the staging buffer); every token is checked.
+// groups, the staging buffer); every token is checked. Besides the wall
+// time it reports cpu-ms/op, the process's CPU time per token over all
+// its threads (Go, the driver, lavapipe's workers): on a shared machine a
+// token's wall time includes waiting for a core, its CPU time does not.
 func (de *decodeEnv) runTokens(b *testing.B, step func(pos int, tok uint32) (uint32, error)) {
 	one := func(i int) {
 		pos, tok, want := de.position(i)
@@ -181,11 +184,15 @@ func (de *decodeEnv) runTokens(b *testing.B, step func(pos int, tok uint32) (uin
 		one(i)
 	}
 	b.ReportAllocs()
+	cpu0, cpuOK := processCPU()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		one(i)
 	}
 	b.StopTimer()
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		b.ReportMetric(float64(cpu1-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+	}
 	reportLaunches(b, DecodeConfig.DecodeLaunches())
 	reportRate(b, float64(b.N), "tokens/s")
 }
