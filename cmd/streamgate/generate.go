@@ -117,20 +117,21 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		"and the decode step (client.Capture): every pipeline compiles and every\n"+
 		"tunable op is tuned (the decode's one-row shapes are keys of their own),\n"+
 		"nothing executes; then each winner's pipeline is dispatched once with 0\n"+
-		"workgroups, as lavapipe generates a shader's code at its first dispatch. The generation, under Execute, replays the prefill once\n"+
-		"and the decode graph once per token. Every token is checked against a\n"+
-		"float64 CPU reference that runs the same KV-cache algorithm, and every\n"+
-		"position's logits against its tolerance; a mismatch is an error naming\n"+
-		"the position. Then, with -cold, the command re-executes itself as a\n"+
-		"child with empty caches (the process's lowering and pipeline caches; the\n"+
-		"driver's shader cache off: MESA_SHADER_CACHE_DISABLE=true and\n"+
-		"MESA_SHADER_CACHE_DIR an empty folder, on Mesa; other drivers' caches are\n"+
-		"not cleared) and the winners the warm run decided, and runs the same\n"+
-		"generation without a warm-up, its pipelines compiling at their launches;\n"+
-		"a second child times compiling the pipelines alone (created and primed). The naga sandbox's\n"+
-		"own compilation cache on disk stays (it caches the lowering program, not\n"+
-		"the kernels); -cold-sandbox also runs the cold child with it empty. A\n"+
-		"chart of time to first token and the per-token latency goes to -out.\n\n"+
+		"workgroups, as lavapipe generates a shader's code at its first dispatch.\n"+
+		"The generation, under Execute, replays the prefill once and the decode\n"+
+		"graph once per token. Every token is checked against a float64 CPU\n"+
+		"reference that runs the same KV-cache algorithm, and every position's\n"+
+		"logits against its tolerance; a mismatch is an error naming the position.\n"+
+		"Then, with -cold, the command re-executes itself as a child with empty\n"+
+		"caches (the process's lowering and pipeline caches; the driver's shader\n"+
+		"cache off: MESA_SHADER_CACHE_DISABLE=true and MESA_SHADER_CACHE_DIR an\n"+
+		"empty folder, on Mesa; other drivers' caches are not cleared) and the\n"+
+		"winners the warm run decided, and runs the same generation without a\n"+
+		"warm-up, its pipelines compiling at their launches; a second child times\n"+
+		"compiling the pipelines alone (created and primed). The naga sandbox's own\n"+
+		"compilation cache on disk stays (it caches the lowering program, not the\n"+
+		"kernels); -cold-sandbox also runs the cold child with it empty. A chart of\n"+
+		"time to first token and the per-token latency goes to -out.\n\n"+
 		"With -json it prints one object:\n"+
 		`  {"workload", "adapter", "cache", "layers", "width", "heads", "vocab", "max_seq",`+"\n"+
 		`   "prompt_tokens", "prompt", "tokens", "generated", "launches_prefill", "launches_per_token",`+"\n"+
