@@ -104,10 +104,12 @@ soak: deps-gpu deps-redis
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run '^TestLifecycleModel$$' ./client
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -timeout 30m -run 'TestIssue27_Linearizable$$' ./tune/rediscache
 
-# The warm-up pass, then the real run; a second run finds the tune cache.
-# Flags go in DEMOFLAGS, e.g. make demo DEMOFLAGS='-layers 2 -steps 5'.
+# Generation with a KV cache: the warm-up (capture, compile, tune), the
+# decode graph replayed per token, the CPU check, then the same generation
+# cold in a child process; a second run finds the tune cache. Flags go in
+# DEMOFLAGS, e.g. make demo DEMOFLAGS='-layers 2 -tokens 8'.
 demo: deps-gpu
-	$(GO) run ./cmd/streamgate warmup $(DEMOFLAGS)
+	$(GO) run ./cmd/streamgate generate $(DEMOFLAGS)
 
 clean:
 	rm -rf .tools streamgate out

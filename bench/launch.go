@@ -58,7 +58,8 @@ type LaunchEnv struct {
 	variants [rawwgpu.Variants]*gpu.Kernel
 	bufs     [rawwgpu.Variants]*wgpu.Buffer
 
-	model *modelEnv // the ModelStep cases' decoder, made by the first
+	model  *modelEnv  // the ModelStep cases' decoder, made by the first
+	decode *decodeEnv // the Decode cases' generator, made by the first
 }
 
 // OpenLaunchEnv opens the adapter opts choose twice, through wgpu and by
@@ -121,6 +122,10 @@ func (e *LaunchEnv) Close() {
 	if e.model != nil {
 		e.model.release()
 		e.model = nil
+	}
+	if e.decode != nil {
+		e.decode.release()
+		e.decode = nil
 	}
 	if e.raw != nil {
 		e.raw.Release()
@@ -193,6 +198,11 @@ var (
 //     51 launches of 8 kernels) through a client, through the device,
 //     and hand-written in one pass or a submit per dispatch (see
 //     modelCases).
+//   - Decode: one decode step of a generation with a KV cache
+//     (DecodeConfig, 57 launches of 13 kernels), the state written before
+//     it and its token read back, through a client, replayed, through the
+//     device, and hand-written with one submit per token or per dispatch
+//     (see decodeCases).
 //
 // LaunchSuite(nil) lists the cases, e.g. to filter them before opening the
 // devices; its cases must not be run.
@@ -245,7 +255,8 @@ func LaunchSuite(e *LaunchEnv) []Case {
 		Case{Thing: "Compile", Impl: "cache-hit", Baseline: "cold", F: e.compileHit},
 	)
 	cs = append(cs, stepCases(e)...)
-	return append(cs, modelCases(e)...)
+	cs = append(cs, modelCases(e)...)
+	return append(cs, decodeCases(e)...)
 }
 
 func reportDispatches(b *testing.B, perOp int) {

@@ -36,3 +36,4 @@ func BenchmarkLaunchThroughput(b *testing.B) { runLaunch(b, "LaunchThroughput") 
 func BenchmarkCompile(b *testing.B)          { runLaunch(b, "Compile") }
 func BenchmarkStep(b *testing.B)             { runLaunch(b, "Step") }
 func BenchmarkModelStep(b *testing.B)        { runLaunch(b, "ModelStep") }
+func BenchmarkDecode(b *testing.B)           { runLaunch(b, "Decode") }

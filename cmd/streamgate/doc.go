@@ -8,6 +8,13 @@
 //
 // The commands are:
 //
+//	generate  generation with a KV cache: a prompt prefilled, then a
+//	        decode step per token, both captured in a warm-up (every
+//	        pipeline compiled, every tunable op autotuned) and replayed,
+//	        every token checked against a float64 CPU reference; the time
+//	        to first token warm and cold (a child process with empty
+//	        caches), the per-token latency and a chart (-json: one JSON
+//	        object, its fields listed in the command's help)
 //	warmup  a transformer decoder's step (-workload ops: three toy ops): a
 //	        warm-up pass (every launch discarded, every pipeline compiled,
 //	        every tunable op autotuned on buffers made for the measurement),

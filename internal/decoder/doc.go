@@ -1,5 +1,5 @@
 // Package decoder is a GPT-2-style transformer decoder for the command's
-// warmup workload and the ModelStep benchmarks: its kernels (WGSL files
+// warmup and generate workloads and the ModelStep and Decode benchmarks: its kernels (WGSL files
 // with override constants), deterministic random weights, the forward
 // step as a list of launches on a wgpu device — three of its ops tunable,
 // each with real alternatives — and a CPU reference in float64.
@@ -11,4 +11,13 @@
 // a layer norm, the MLP (up-projection, GELU, down-projection) and a
 // residual add; a final layer norm and the logits (Seq × Vocab). That is
 // 12 launches a layer and 3 more.
+//
+// A [Generator] generates with a KV cache (streamgate generate, the
+// Decode benchmarks): a prefill over the prompt and a decode step per
+// token whose position and token come from a small state buffer, so that
+// its shapes are the same at every position and it is captured once and
+// replayed per token; greedy selection is an argmax kernel. Its CPU
+// reference, [ReferenceGenerate], runs the same KV-cache algorithm in
+// float64, and [CheckGeneration] compares every token and every
+// position's logits.
 package decoder

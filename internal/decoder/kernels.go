@@ -32,4 +32,19 @@ var (
 	geluWGSL string // override W
 	//go:embed kernels/add.wgsl
 	addWGSL string // override W
+
+	// The generation's kernels (generator.go): the KV cache and the
+	// decode step read the position and token from the state buffer.
+	//go:embed kernels/embed_at.wgsl
+	embedAtWGSL string // override W
+	//go:embed kernels/kv_store.wgsl
+	kvStoreWGSL string // override W
+	//go:embed kernels/attn_scores_kv.wgsl
+	attnScoresKVWGSL string // override W: a W×W workgroup
+	//go:embed kernels/attn_values_kv.wgsl
+	attnValuesKVWGSL string // override W
+	//go:embed kernels/argmax.wgsl
+	argmaxWGSL string // override W: the one workgroup's size
+	//go:embed kernels/store_row.wgsl
+	storeRowWGSL string // override W
 )

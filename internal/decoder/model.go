@@ -102,17 +102,31 @@ func NewModel(d *wgpu.Device, c Config, w *Weights, pooled bool) (m *Model, err 
 	if err := m.build(); err != nil {
 		return nil, err
 	}
-	lim := d.Limits()
+	if err := m.allocate(); err != nil {
+		return nil, err
+	}
+	m.args = make([][]gpu.Buffer, len(m.launches))
+	for i, l := range m.launches {
+		m.args[i] = make([]gpu.Buffer, len(l.Args))
+	}
+	return m, nil
+}
+
+// allocate checks the buffers and dispatches against the device's limits,
+// makes the buffers (not a pooled model's temporaries) and uploads their
+// contents, and makes the tunable ops' tune ops.
+func (m *Model) allocate() (err error) {
+	lim := m.d.Limits()
 	for _, s := range m.specs {
 		if s.Usage&wgpu.BufferUsageStorage != 0 && s.Size > lim.MaxStorageBufferBindingSize {
-			return nil, fmt.Errorf("decoder: buffer %s of %d bytes exceeds the device's maxStorageBufferBindingSize %d", s.Name, s.Size, lim.MaxStorageBufferBindingSize)
+			return fmt.Errorf("decoder: buffer %s of %d bytes exceeds the device's maxStorageBufferBindingSize %d", s.Name, s.Size, lim.MaxStorageBufferBindingSize)
 		}
 	}
 	for _, o := range m.ops {
 		for _, v := range o.Variants {
 			for _, n := range v.Workgroups {
 				if n > lim.MaxComputeWorkgroupsPerDimension {
-					return nil, fmt.Errorf("decoder: %s %s dispatches %v workgroups, over the device's maxComputeWorkgroupsPerDimension %d",
+					return fmt.Errorf("decoder: %s %s dispatches %v workgroups, over the device's maxComputeWorkgroupsPerDimension %d",
 						o.Name, v.Name, v.Workgroups, lim.MaxComputeWorkgroupsPerDimension)
 				}
 			}
@@ -120,15 +134,15 @@ func NewModel(d *wgpu.Device, c Config, w *Weights, pooled bool) (m *Model, err 
 	}
 	m.bufs = make([]*wgpu.Buffer, len(m.specs))
 	for i, s := range m.specs {
-		if s.Temp && pooled {
+		if s.Temp && m.pooled {
 			continue
 		}
-		if m.bufs[i], err = d.NewBuffer(s.Size, s.Usage); err != nil {
-			return nil, err
+		if m.bufs[i], err = m.d.NewBuffer(s.Size, s.Usage); err != nil {
+			return err
 		}
 		if s.Data != nil {
 			if err := wgpu.Write(m.bufs[i], 0, s.Data); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
@@ -137,11 +151,7 @@ func NewModel(d *wgpu.Device, c Config, w *Weights, pooled bool) (m *Model, err 
 			o.Tune = m.tuneOp(o)
 		}
 	}
-	m.args = make([][]gpu.Buffer, len(m.launches))
-	for i, l := range m.launches {
-		m.args[i] = make([]gpu.Buffer, len(l.Args))
-	}
-	return m, nil
+	return nil
 }
 
 // Release releases the model's buffers (a pooled step's are back in the

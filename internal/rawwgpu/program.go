@@ -45,6 +45,8 @@ type Program struct {
 	bufs  []*gowgpu.Buffer
 	pipes []*gowgpu.ComputePipeline
 	steps []dispatch
+
+	staging *gowgpu.Buffer // MapRead|CopyDst, RunRead's; nil until its first call
 }
 
 type dispatch struct {
@@ -174,6 +176,78 @@ func (p *Program) SubmitEach() error {
 	return nil
 }
 
+// Write uploads data to buffer i at offset 0 (queue.WriteBuffer): what a
+// generation loop does with its step's state before each step.
+func (p *Program) Write(i int, data []byte) error { return p.r.queue.WriteBuffer(p.bufs[i], 0, data) }
+
+// RunRead runs dispatches lo..hi−1 and reads buffer read's first len(out)
+// bytes into out, as a hand-written decode loop does per token: with each
+// false every dispatch in one compute pass and the copy to a staging
+// buffer (made on the first call, then reused) in the same encoder, one
+// submit; with each true an encoder, pass and submit per dispatch, the
+// copy in the last submit's encoder. Then it waits for the map and copies
+// out.
+func (p *Program) RunRead(lo, hi int, each bool, read int, out []byte) error {
+	size := uint64(len(out))
+	if p.staging == nil || p.staging.GetSize() < size {
+		if p.staging != nil {
+			p.staging.Release()
+		}
+		var err error
+		if p.staging, err = p.r.dev.CreateBuffer(&gowgpu.BufferDescriptor{Size: size, Usage: gowgpu.BufferUsage_MapRead | gowgpu.BufferUsage_CopyDst}); err != nil {
+			p.staging = nil
+			return err
+		}
+	}
+	steps := p.steps[lo:hi]
+	for len(steps) > 0 {
+		n := len(steps)
+		if each {
+			n = 1
+		}
+		enc, err := p.r.dev.CreateCommandEncoder(nil)
+		if err != nil {
+			return err
+		}
+		pass := enc.BeginComputePass(nil)
+		for _, d := range steps[:n] {
+			pass.SetPipeline(d.pipe)
+			pass.SetBindGroup(0, d.bg, nil)
+			pass.DispatchWorkgroups(d.wg[0], d.wg[1], d.wg[2])
+		}
+		err = pass.End()
+		pass.Release()
+		steps = steps[n:]
+		if err == nil && len(steps) == 0 {
+			err = enc.CopyBufferToBuffer(p.bufs[read], 0, p.staging, 0, size)
+		}
+		if err != nil {
+			enc.Release()
+			return err
+		}
+		cmd, err := enc.Finish(nil)
+		enc.Release()
+		if err != nil {
+			return err
+		}
+		p.r.queue.Submit(cmd)
+		cmd.Release()
+	}
+	var status gowgpu.BufferMapAsyncStatus
+	done := false
+	if err := p.staging.MapAsync(gowgpu.MapMode_Read, 0, size, func(st gowgpu.BufferMapAsyncStatus) { status, done = st, true }); err != nil {
+		return err
+	}
+	for !done {
+		p.r.dev.Poll(true, nil)
+	}
+	if status != gowgpu.BufferMapAsyncStatus_Success {
+		return errMap(status)
+	}
+	copy(out, p.staging.GetMappedRange(0, uint(size)))
+	return p.staging.Unmap()
+}
+
 // Read copies buffer i back (for checking a program's result).
 func (p *Program) Read(i int) ([]byte, error) {
 	src := p.bufs[i]
@@ -224,6 +298,9 @@ func (p *Program) Release() {
 	}
 	for _, b := range p.bufs {
 		b.Release()
+	}
+	if p.staging != nil {
+		p.staging.Release()
 	}
 	*p = Program{r: p.r}
 }

@@ -1,0 +1,500 @@
+//go:build cgo
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+const generateSummary = "generate tokens with a KV cache: warm up (capture, compile, autotune), replay the decode step per token, check on the CPU, measure cold"
+
+func init() {
+	register(&command{name: "generate", summary: generateSummary, flags: generateFlags})
+}
+
+// generateConfig is what the generate flags set.
+type generateConfig struct {
+	model       decoder.Config // Seq: -max-seq
+	promptFlag  string         // -prompt: comma-separated token ids; "" for the default
+	promptLen   int            // -prompt-len: the default prompt's length
+	prompt      []uint32       // parsed, or the default
+	tokens      int
+	cachePath   string
+	cacheErr    error
+	cacheURL    string
+	timing      string
+	json        bool
+	adapter     string
+	out         string
+	cold        bool // measure cold in a child process
+	coldSandbox bool // and once more with the naga sandbox's compile cache empty too
+}
+
+// generateReport is what generate -json prints; its field names are
+// stable.
+type generateReport struct {
+	Workload     string   `json:"workload"` // "generate"
+	Adapter      string   `json:"adapter"`
+	Cache        string   `json:"cache"`
+	Layers       int      `json:"layers"`
+	Width        int      `json:"width"`
+	Heads        int      `json:"heads"`
+	Vocab        int      `json:"vocab"`
+	MaxSeq       int      `json:"max_seq"`
+	PromptTokens int      `json:"prompt_tokens"`
+	Prompt       []uint32 `json:"prompt"`
+	Tokens       int      `json:"tokens"`    // generated
+	Generated    []uint32 `json:"generated"` // their ids
+
+	LaunchesPrefill     int               `json:"launches_prefill"`
+	LaunchesPerToken    int               `json:"launches_per_token"`
+	WarmupSeconds       float64           `json:"warmup_seconds"`
+	WarmupCompiles      int64             `json:"warmup_compiles"`
+	WarmupPrimeMs       float64           `json:"warmup_prime_ms"` // the winners dispatched once with 0 workgroups
+	CandidateKernels    int               `json:"candidate_kernels"`
+	MeasurementLaunches uint64            `json:"measurement_launches"`
+	LaunchesCaptured    uint64            `json:"launches_captured"`
+	Keys                int               `json:"keys"`
+	TunedKeys           int               `json:"tuned_keys"`
+	CacheHits           int               `json:"cache_hits"`
+	Winners             map[string]string `json:"winners"`
+
+	RealPassCompiles         int64     `json:"real_pass_compiles"`
+	BuffersCreatedAfterFirst int64     `json:"buffers_created_after_first_token"` // GPU buffers, staging included
+	Replays                  uint64    `json:"replays"`
+	TokensMatchReference     bool      `json:"tokens_match_reference"`
+	MaxAbsError              float64   `json:"max_abs_error"` // over every position's logits
+	TTFTMsWarm               float64   `json:"ttft_ms_warm"`
+	TokenMsMedian            float64   `json:"token_ms_median"` // the decode steps
+	TokenMsP99               float64   `json:"token_ms_p99"`
+	TokenMsMin               float64   `json:"token_ms_min"`
+	TokenMsMax               float64   `json:"token_ms_max"`
+	TokensPerS               float64   `json:"tokens_per_s"` // decode steps per second of their time
+	TokenMs                  []float64 `json:"token_ms"`     // each decode step, in order
+
+	Cold               bool      `json:"cold"`                 // the cold figures were measured
+	TTFTMsCold         float64   `json:"ttft_ms_cold"`         // a child process, caches empty, no warm-up
+	ColdCompiles       int64     `json:"cold_compiles"`        // pipelines the cold child compiled before its first token
+	ColdDecodeCompiles int64     `json:"cold_decode_compiles"` // and at its first decode step
+	ColdTokenMs        []float64 `json:"cold_token_ms"`        // the cold child's decode steps
+	CompileMsPrefill   float64   `json:"compile_ms_prefill"`   // compiling the prefill's pipelines, in a cold child
+	CompileMsDecode    float64   `json:"compile_ms_decode"`    // the decode's other pipelines, likewise
+	SandboxStartMs     float64   `json:"sandbox_start_ms"`     // the naga sandbox's start in that child (its on-disk cache warm)
+	TTFTMsColdSandbox  float64   `json:"ttft_ms_cold_sandbox"` // -cold-sandbox: cold with the sandbox's cache empty too; 0 if not run
+	Chart              string    `json:"chart"`
+}
+
+func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
+	var cfg generateConfig
+	fs := newFlagSet("generate", generateSummary+".\n\n"+
+		"The model is a GPT-2-style decoder (package internal/decoder) on random\n"+
+		"weights from -seed, with a KV cache of -max-seq rows per layer. The prompt\n"+
+		"(-prompt, or -prompt-len tokens drawn from -seed) is prefilled, then\n"+
+		"-tokens tokens are generated greedily, one decode step each: the token\n"+
+		"embedded at its position, per layer its Q, K and V projected, K and V\n"+
+		"stored at its row of the cache, attention over rows 0..p, the MLP; the\n"+
+		"logits and their argmax, on the GPU (a token costs a 4-byte read-back).\n"+
+		"The position and the token live in a 16-byte state buffer written before\n"+
+		"each step, so the step is the same at every position.\n\n"+
+		"The warm-up, under process mode CompileAndAutotune, captures the prefill\n"+
+		"and the decode step (client.Capture): every pipeline compiles and every\n"+
+		"tunable op is tuned (the decode's one-row shapes are keys of their own),\n"+
+		"nothing executes; then each winner's pipeline is dispatched once with 0\n"+
+		"workgroups, as lavapipe generates a shader's code at its first dispatch.\n"+
+		"The generation, under Execute, replays the prefill once and the decode\n"+
+		"graph once per token. Every token is checked against a float64 CPU\n"+
+		"reference that runs the same KV-cache algorithm, and every position's\n"+
+		"logits against its tolerance; a mismatch is an error naming the position.\n"+
+		"Then, with -cold, the command re-executes itself as a child with empty\n"+
+		"caches (the process's lowering and pipeline caches; the driver's shader\n"+
+		"cache off: MESA_SHADER_CACHE_DISABLE=true and MESA_SHADER_CACHE_DIR an\n"+
+		"empty folder, on Mesa; other drivers' caches are not cleared) and the\n"+
+		"winners the warm run decided, and runs the same generation without a\n"+
+		"warm-up, its pipelines compiling at their launches; a second child times\n"+
+		"compiling the pipelines alone (created and primed). The naga sandbox's own\n"+
+		"compilation cache on disk stays (it caches the lowering program, not the\n"+
+		"kernels); -cold-sandbox also runs the cold child with it empty. A chart of\n"+
+		"time to first token and the per-token latency goes to -out.\n\n"+
+		"With -json it prints one object:\n"+
+		`  {"workload", "adapter", "cache", "layers", "width", "heads", "vocab", "max_seq",`+"\n"+
+		`   "prompt_tokens", "prompt", "tokens", "generated", "launches_prefill", "launches_per_token",`+"\n"+
+		`   "warmup_seconds", "warmup_compiles", "warmup_prime_ms", "candidate_kernels", "measurement_launches",`+"\n"+
+		`   "launches_captured", "keys", "tuned_keys", "cache_hits", "winners",`+"\n"+
+		`   "real_pass_compiles", "buffers_created_after_first_token", "replays",`+"\n"+
+		`   "tokens_match_reference", "max_abs_error", "ttft_ms_warm", "token_ms_median",`+"\n"+
+		`   "token_ms_p99", "token_ms_min", "token_ms_max", "tokens_per_s", "token_ms",`+"\n"+
+		`   "cold", "ttft_ms_cold", "cold_compiles", "cold_decode_compiles", "cold_token_ms",`+"\n"+
+		`   "compile_ms_prefill", "compile_ms_decode", "sandbox_start_ms", "ttft_ms_cold_sandbox", "chart"}`+"\n"+
+		"(tuned_keys: measured in this run; cache_hits: found in the tune cache).")
+	fs.IntVar(&cfg.model.Layers, "layers", 4, "decoder layers")
+	fs.IntVar(&cfg.model.Width, "width", 128, "model width (a multiple of -heads)")
+	fs.IntVar(&cfg.model.Heads, "heads", 4, "attention heads")
+	fs.IntVar(&cfg.model.Vocab, "vocab", 1000, "vocabulary size")
+	fs.IntVar(&cfg.model.Seq, "max-seq", 64, "the KV cache's rows: prompt and generated tokens, less one, must fit")
+	fs.StringVar(&cfg.promptFlag, "prompt", "", `the prompt's token ids, comma-separated ("3,14,15"); "" for -prompt-len ids drawn from -seed`)
+	fs.IntVar(&cfg.promptLen, "prompt-len", 16, "the default prompt's length")
+	fs.IntVar(&cfg.tokens, "tokens", 32, "tokens to generate (at least 2: the prefill's and a decode step's)")
+	fs.Uint64Var(&cfg.model.Seed, "seed", 1, "seed of the random weights and the default prompt")
+	def, err := tune.DefaultCachePath()
+	cfg.cacheErr = err
+	fs.StringVar(&cfg.cachePath, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
+	fs.StringVar(&cfg.cacheURL, "cache-url", "", cacheURLUsage)
+	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
+	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
+	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
+	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), `directory of the chart (generate.png, .svg); "" for none`)
+	fs.BoolVar(&cfg.cold, "cold", true, "measure the cold figures in a child process with empty caches")
+	fs.BoolVar(&cfg.coldSandbox, "cold-sandbox", false, "-cold: also run the cold child with the naga sandbox's on-disk compilation cache empty")
+	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
+		usage := func(format string, args ...any) int {
+			fmt.Fprintf(stderr, "streamgate generate: "+format+"\n", args...)
+			return 2
+		}
+		if err := cfg.model.Validate(); err != nil {
+			return usage("%v", err)
+		}
+		switch {
+		case cfg.tokens < 2:
+			return usage("-tokens must be at least 2, got %d", cfg.tokens)
+		case cfg.timing != "auto" && cfg.timing != "wall":
+			return usage("-timing must be auto or wall, got %q", cfg.timing)
+		case cfg.promptFlag == "" && (cfg.promptLen < 1 || cfg.promptLen > cfg.model.Seq):
+			return usage("-prompt-len must be in 1..%d (-max-seq), got %d", cfg.model.Seq, cfg.promptLen)
+		}
+		if cfg.promptFlag != "" {
+			p, err := parsePrompt(cfg.promptFlag)
+			if err != nil {
+				return usage("-prompt: %v", err)
+			}
+			cfg.prompt = p
+		} else {
+			cfg.prompt = decoder.NewWeights(cfg.model).Tokens[:cfg.promptLen]
+		}
+		if err := cfg.model.ValidatePrompt(cfg.prompt, cfg.tokens); err != nil {
+			return usage("%v", err)
+		}
+		if mode := os.Getenv(generateChildEnv); mode != "" {
+			return generateChild(ctx, mode, cfg, stdout, stderr)
+		}
+		return generate(ctx, cfg, stdout, stderr)
+	}
+}
+
+// parsePrompt parses comma-separated token ids.
+func parsePrompt(s string) ([]uint32, error) {
+	var p []uint32
+	for f := range strings.SplitSeq(s, ",") {
+		n, err := strconv.ParseUint(strings.TrimSpace(f), 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a token id", strings.TrimSpace(f))
+		}
+		p = append(p, uint32(n))
+	}
+	return p, nil
+}
+
+// latencies summarizes decode-step times: median, p99, min and max in ms,
+// and steps per second of their total.
+func latencies(ts []time.Duration) (median, p99, lo, hi, perS float64) {
+	if len(ts) == 0 {
+		return
+	}
+	s := slices.Clone(ts)
+	slices.Sort(s)
+	var total time.Duration
+	for _, t := range s {
+		total += t
+	}
+	i99 := (len(s)*99+99)/100 - 1 // the smallest time at or above 99% of the steps
+	return ms(s[len(s)/2]), ms(s[min(i99, len(s)-1)]), ms(s[0]), ms(s[len(s)-1]), float64(len(s)) / total.Seconds()
+}
+
+func msList(ts []time.Duration) []float64 {
+	out := make([]float64, len(ts))
+	for i, t := range ts {
+		out[i] = ms(t)
+	}
+	return out
+}
+
+func joinIDs(ids []uint32) string {
+	s := make([]string, len(ids))
+	for i, id := range ids {
+		s[i] = strconv.FormatUint(uint64(id), 10)
+	}
+	return strings.Join(s, " ")
+}
+
+// generate runs the generation; see generateFlags. It returns the exit
+// status.
+func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer) (code int) {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "streamgate generate: "+format+"\n", args...)
+		return 1
+	}
+	mc, prompt, n := cfg.model, cfg.prompt, cfg.tokens
+	rep := generateReport{Workload: "generate", Cache: cfg.cachePath, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
+		Vocab: mc.Vocab, MaxSeq: mc.Seq, PromptTokens: len(prompt), Prompt: prompt, Tokens: n,
+		LaunchesPrefill: mc.PrefillLaunches(), LaunchesPerToken: mc.DecodeLaunches(), Winners: map[string]string{}}
+	if cfg.json {
+		text := stdout
+		stdout = io.Discard
+		defer func() {
+			if code == 0 {
+				code = writeJSON(text, rep)
+			}
+		}()
+	}
+	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
+	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
+		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
+	}
+	if err != nil {
+		return fail("opening the device: %v", err)
+	}
+	defer d.Close()
+	fmt.Fprintf(stdout, "streamgate generate: a GPT-2-style decoder, %d layers, width %d, %d heads, vocabulary %d, a KV cache of %d rows;\n",
+		mc.Layers, mc.Width, mc.Heads, mc.Vocab, mc.Seq)
+	fmt.Fprintf(stdout, "a prompt of %d tokens, then %d tokens generated greedily (prefill: %d launches; a token: %d launches)\n",
+		len(prompt), n, mc.PrefillLaunches(), mc.DecodeLaunches())
+	rep.Adapter = describeAdapter(d.Info())
+	fmt.Fprintf(stdout, "adapter: %s\nprompt:  %s\n", rep.Adapter, joinIDs(prompt))
+	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, cfg.cacheURL, stdout, stderr)
+	defer cache.Close()
+
+	weights := decoder.NewWeights(mc)
+	want := decoder.ReferenceGenerate(mc, weights, prompt, n)
+	g, err := decoder.NewGenerator(d, mc, weights, prompt)
+	if err != nil {
+		return fail("%v", err)
+	}
+	defer g.Release()
+	var tunable []*decoder.Op
+	for _, o := range g.Ops() {
+		if o.Tunable() {
+			tunable = append(tunable, o)
+		}
+	}
+	rep.Keys, rep.CandidateKernels = len(tunable), len(g.Kernels())
+
+	reg := registry.Default
+	c := client.New(d, client.WithRegistry(reg))
+	defer c.Close()
+	report, finishProgress := tuneProgress(stderr)
+	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report)}
+	if cfg.timing == "wall" {
+		opts = append(opts, tune.WithTiming(tune.TimingWall))
+	}
+	tu := tune.New(c, opts...)
+	launch := decoder.Tuned(ctx, tu, c)
+	prev := reg.SetProcessMode(registry.ProcessCompileAndAutotune)
+	defer reg.SetProcessMode(prev)
+
+	// 1. The warm-up: both steps captured.
+	fmt.Fprintf(stdout, "\n== 1. warm-up, process mode %v: the prefill and the decode step are captured into two graphs\n", reg.ProcessMode())
+	fmt.Fprintf(stdout, "      (%d and %d launches), executing nothing; their kernels compile, their %d tunable keys are tuned first\n",
+		mc.PrefillLaunches(), mc.DecodeLaunches(), len(tunable))
+	fmt.Fprintf(stdout, "      (the decode's one-row shapes are keys of their own; measurements run on a fork, on fresh buffers)\n")
+	compiles0, start := d.Stats().Compiles, time.Now()
+	pre, err := c.Capture(func() error { return g.Prefill(launch) })
+	var dec *client.Graph
+	if err == nil {
+		defer pre.Release()
+		dec, err = c.Capture(func() error { return g.Decode(launch) })
+	}
+	finishProgress()
+	if err != nil {
+		return fail("warm-up: %v", err)
+	}
+	defer dec.Release()
+	if err := c.Sync(ctx); err != nil {
+		return fail("warm-up sync: %v", err)
+	}
+	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
+	printedHit := false
+	for _, o := range tunable {
+		_, res, err := tu.Pick(ctx, o.Tune)
+		if err != nil {
+			return fail("%s: %v", o.Key, err)
+		}
+		if !res.Cached || !printedHit {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprint(stdout, indent(res.Table()))
+		for _, warn := range res.Warnings {
+			fmt.Fprintf(stderr, "streamgate generate: warning: %s: %s\n", o.Key, warn)
+		}
+		if res.Cached {
+			rep.CacheHits++
+			printedHit = true
+		} else {
+			rep.TunedKeys++
+		}
+		rep.Winners[o.Key] = res.Winner
+	}
+	// The driver's code generation: lavapipe's happens at a pipeline's
+	// first dispatch (primePipelines), so each winner is dispatched once
+	// with 0 workgroups; nothing runs.
+	primeStart, primeID := time.Now(), gpu.NewStreamID()
+	seen := map[*gpu.Kernel]bool{}
+	primed, err := primePipelines(ctx, g, g.PrefillPlan(), rep.Winners, seen, primeID)
+	if err == nil {
+		var more int
+		more, err = primePipelines(ctx, g, g.DecodePlan(), rep.Winners, seen, primeID)
+		primed += more
+	}
+	d.CloseStream(primeID)
+	if err != nil {
+		return fail("warm-up: priming the pipelines: %v", err)
+	}
+	rep.WarmupPrimeMs = ms(time.Since(primeStart))
+	rep.WarmupSeconds, rep.WarmupCompiles = warmTime.Seconds(), warmCompiles
+	rep.MeasurementLaunches = client.ServiceStats()[d.ServiceID()].Executed
+	rep.LaunchesCaptured = warmStats.Captured
+	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
+	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, rep.CandidateKernels)
+	fmt.Fprintf(stdout, "  launches captured:         %d (prefill %d, decode step %d: none executed)\n", warmStats.Captured, pre.Len(), dec.Len())
+	fmt.Fprintf(stdout, "  pipelines primed:          %d winners dispatched once with 0 workgroups, %.0f ms (the driver's code generation:\n", primed, rep.WarmupPrimeMs)
+	fmt.Fprintf(stdout, "                             lavapipe's runs at a pipeline's first dispatch)\n")
+	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", rep.MeasurementLaunches)
+	switch rep.CacheHits {
+	case len(tunable):
+		fmt.Fprintf(stdout, "  tune cache hit for all %d keys: nothing was measured\n", rep.CacheHits)
+	case 0:
+		fmt.Fprintf(stdout, "  tuned %d keys; the winners are stored in the tune cache\n", len(tunable))
+	default:
+		fmt.Fprintf(stdout, "  tune cache hit for %d of %d keys; the others were measured\n", rep.CacheHits, len(tunable))
+	}
+
+	// 2. The generation: the prefill replayed once, the decode graph per token.
+	reg.SetProcessMode(registry.ProcessExecute)
+	fmt.Fprintf(stdout, "\n== 2. generation, process mode %v: the prefill graph replayed once, then the decode graph once per token\n", reg.ProcessMode())
+	fmt.Fprintf(stdout, "      (the state buffer, position and token, written before each; the argmax read back: 4 bytes)\n")
+	compiles1, replays0 := d.Stats().Compiles, c.Stats().Replays
+	tokens, ttft, steps, created, err := generateReplayed(ctx, g, c, pre, dec, n)
+	if err != nil {
+		return fail("%v", err)
+	}
+	rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), msList(steps)
+	rep.TokenMsMedian, rep.TokenMsP99, rep.TokenMsMin, rep.TokenMsMax, rep.TokensPerS = latencies(steps)
+	rep.RealPassCompiles, rep.BuffersCreatedAfterFirst = d.Stats().Compiles-compiles1, created
+	rep.Replays = c.Stats().Replays - replays0
+	fmt.Fprintf(stdout, "  generated:                 %s\n", joinIDs(tokens))
+	fmt.Fprintf(stdout, "  time to first token:       %.2f ms (the prefill's replay and the first token's read-back)\n", rep.TTFTMsWarm)
+	fmt.Fprintf(stdout, "  per token:                 %.3f ms median, p99 %.3f ms (min–max %.3f–%.3f) over %d decode steps: %.0f tokens/s\n",
+		rep.TokenMsMedian, rep.TokenMsP99, rep.TokenMsMin, rep.TokenMsMax, len(steps), rep.TokensPerS)
+	fmt.Fprintf(stdout, "  launches per token:        %d (%d replays in all: no per-launch work in Go)\n", mc.DecodeLaunches(), rep.Replays)
+	fmt.Fprintf(stdout, "  pipelines compiled:        %d (the warm-up compiled %d)\n", rep.RealPassCompiles, warmCompiles)
+	fmt.Fprintf(stdout, "  GPU buffers created:       %d after the first token (the graphs' buffers are fixed)\n", rep.BuffersCreatedAfterFirst)
+	if rep.RealPassCompiles != 0 {
+		return fail("the generation compiled %d pipelines: the warm-up missed them", rep.RealPassCompiles)
+	}
+
+	// 3. The CPU check: every token and every position's logits.
+	logits, err := g.ReadLogits(ctx, n-1)
+	if err != nil {
+		return fail("reading the logits: %v", err)
+	}
+	maxErr, err := decoder.CheckGeneration(want, tokens, logits, len(prompt))
+	rep.MaxAbsError = maxErr
+	if err != nil {
+		fmt.Fprintf(stdout, "  CPU check:                 FAILED\n")
+		return fail("CPU check failed: %v", err)
+	}
+	rep.TokensMatchReference = true
+	fmt.Fprintf(stdout, "  CPU check:                 passed: every token is the float64 reference's greedy token; logits max abs error %.2g over %d positions\n",
+		maxErr, len(logits))
+
+	// 4. Cold: a child process with empty caches.
+	if cfg.cold {
+		fmt.Fprintf(stdout, "\n== 3. the same generation cold: this command re-executed as a child with empty caches (lowering and pipelines;\n")
+		fmt.Fprintf(stdout, "      Mesa's shader cache off), the winners above, no warm-up: its pipelines compile at their launches\n")
+		if err := coldFigures(ctx, cfg, rep.Winners, &rep, false); err != nil {
+			return fail("cold: %v", err)
+		}
+		fmt.Fprintf(stdout, "  time to first token cold:  %.2f ms (%d pipelines compiled before it)\n", rep.TTFTMsCold, rep.ColdCompiles)
+		fmt.Fprintf(stdout, "  time to first token warm:  %.2f ms (cold ÷ warm %.1fx; cold − warm %+.2f ms)\n",
+			rep.TTFTMsWarm, rep.TTFTMsCold/rep.TTFTMsWarm, rep.TTFTMsCold-rep.TTFTMsWarm)
+		if len(rep.ColdTokenMs) > 0 {
+			fmt.Fprintf(stdout, "  first decode step cold:    %.2f ms (%d more pipelines; warm median %.3f ms)\n", rep.ColdTokenMs[0], rep.ColdDecodeCompiles, rep.TokenMsMedian)
+		}
+		fmt.Fprintf(stdout, "  compiling alone, cold:     the prefill's pipelines %.1f ms, the decode step's others %.1f ms (after the sandbox's start, %.1f ms)\n",
+			rep.CompileMsPrefill, rep.CompileMsDecode, rep.SandboxStartMs)
+		if cfg.coldSandbox {
+			var sb generateReport
+			if err := coldFigures(ctx, cfg, rep.Winners, &sb, true); err != nil {
+				return fail("cold, the sandbox's cache empty: %v", err)
+			}
+			rep.TTFTMsColdSandbox = sb.TTFTMsCold
+			fmt.Fprintf(stdout, "  cold, the naga sandbox's compilation cache empty too: time to first token %.2f ms\n", rep.TTFTMsColdSandbox)
+		}
+		rep.Cold = true
+	}
+
+	if cfg.out != "" {
+		png, err := writeGenerateChart(cfg.out, mc, rep)
+		if err != nil {
+			return fail("chart: %v", err)
+		}
+		rep.Chart = png
+		fmt.Fprintf(stdout, "  chart:                     %s\n", png)
+	}
+	return 0
+}
+
+// generateReplayed runs the generation by replaying the captured graphs:
+// the prefill once, then the decode step per token, the state written
+// before each. It returns the tokens, the time to the first (the
+// prefill's replay to its token read back), each decode step's time
+// (write to token read back), and the GPU buffers created after the
+// first token (staging included).
+func generateReplayed(ctx context.Context, g *decoder.Generator, c *client.Client, pre, dec *client.Graph, n int) (tokens []uint32, ttft time.Duration, steps []time.Duration, created int64, err error) {
+	d := g.Device()
+	tokens, steps = make([]uint32, 0, n), make([]time.Duration, 0, n-1)
+	start := time.Now()
+	if err := c.Replay(pre); err != nil {
+		return nil, 0, nil, 0, fmt.Errorf("prefill replay: %w", err)
+	}
+	tok, err := g.ReadNext(ctx)
+	if err != nil {
+		return nil, 0, nil, 0, fmt.Errorf("the first token: %w", err)
+	}
+	ttft = time.Since(start)
+	tokens = append(tokens, tok)
+	s0 := d.Stats()
+	p := len(g.Prompt)
+	for i := 1; i < n; i++ {
+		start := time.Now()
+		if err := g.SetState(p+i-1, tok); err != nil {
+			return nil, 0, nil, 0, err
+		}
+		if err := c.Replay(dec); err != nil {
+			return nil, 0, nil, 0, fmt.Errorf("decode replay at position %d: %w", p+i-1, err)
+		}
+		if tok, err = g.ReadNext(ctx); err != nil {
+			return nil, 0, nil, 0, fmt.Errorf("the token after position %d: %w", p+i-1, err)
+		}
+		steps = append(steps, time.Since(start))
+		tokens = append(tokens, tok)
+	}
+	s1 := d.Stats()
+	created = s1.BuffersCreated - s0.BuffersCreated + s1.StagingCreated - s0.StagingCreated
+	return tokens, ttft, steps, created, nil
+}

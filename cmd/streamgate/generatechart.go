@@ -1,0 +1,151 @@
+//go:build cgo
+
+package main
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/streamgate/streamgate/internal/decoder"
+)
+
+var (
+	warmColor = color.RGBA{R: 0x4c, G: 0x72, B: 0xb0, A: 0xff}
+	coldColor = color.RGBA{R: 0xc4, G: 0x4e, B: 0x52, A: 0xff}
+)
+
+// writeGenerateChart draws the generation's figures into dir/generate.png
+// and .svg: on the left the time to first token, cold (when measured) and
+// warm, as bars; on the right each decode step's latency over the
+// generated tokens, warm and cold. It returns the PNG's path.
+func writeGenerateChart(dir string, mc decoder.Config, rep generateReport) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	ttft, err := ttftPlot(rep)
+	if err != nil {
+		return "", err
+	}
+	tokens, err := tokenPlot(mc, rep)
+	if err != nil {
+		return "", err
+	}
+	w, h := 24*vg.Centimeter, 10*vg.Centimeter
+	draw2 := func(c draw.Canvas) {
+		tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter, PadTop: vg.Millimeter * 3, PadBottom: vg.Millimeter * 3,
+			PadLeft: vg.Millimeter * 3, PadRight: vg.Millimeter * 5}
+		ttft.Draw(tiles.At(c, 0, 0))
+		tokens.Draw(tiles.At(c, 1, 0))
+	}
+	png := filepath.Join(dir, "generate.png")
+	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110), vgimg.UseBackgroundColor(whiteBG))
+	draw2(draw.New(img))
+	if err := writeTo(png, vgimg.PngCanvas{Canvas: img}); err != nil {
+		return "", err
+	}
+	svg := vgsvg.New(w, h)
+	draw2(draw.New(svg))
+	if err := writeTo(filepath.Join(dir, "generate.svg"), svg); err != nil {
+		return "", err
+	}
+	return png, nil
+}
+
+func ttftPlot(rep generateReport) (*plot.Plot, error) {
+	pl := plot.New()
+	pl.Title.Text = "time to first token"
+	pl.Y.Label.Text = "ms, prompt to first token"
+	pl.Add(plotter.NewGrid())
+	names := []string{"warm\n(after the warm-up)"}
+	vals := plotter.Values{rep.TTFTMsWarm}
+	colors := []color.Color{warmColor}
+	if rep.Cold {
+		names = append([]string{"cold\n(child, caches empty)"}, names...)
+		vals = append(plotter.Values{rep.TTFTMsCold}, vals...)
+		colors = append([]color.Color{coldColor}, colors...)
+	}
+	for i, v := range vals {
+		// One bar chart per bar, so that each has its colour.
+		one := make(plotter.Values, len(vals))
+		one[i] = v
+		bars, err := plotter.NewBarChart(one, vg.Centimeter*2)
+		if err != nil {
+			return nil, err
+		}
+		bars.Color, bars.LineStyle.Width = colors[i], 0
+		pl.Add(bars)
+	}
+	var xys plotter.XYs
+	var labels []string
+	top := 0.0
+	for i, v := range vals {
+		xys = append(xys, plotter.XY{X: float64(i), Y: v})
+		labels = append(labels, fmt.Sprintf("%.1f ms", v))
+		top = max(top, v)
+	}
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+	if err != nil {
+		return nil, err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].XAlign = -0.5
+		l.TextStyle[i].YAlign = 0
+	}
+	pl.Add(l)
+	pl.NominalX(names...)
+	pl.Y.Min, pl.Y.Max = 0, top*1.15
+	return pl, nil
+}
+
+func tokenPlot(mc decoder.Config, rep generateReport) (*plot.Plot, error) {
+	pl := plot.New()
+	pl.Title.Text = fmt.Sprintf("per token (%d launches; %d layers, width %d)", mc.DecodeLaunches(), mc.Layers, mc.Width)
+	pl.X.Label.Text = "generated token (decode step)"
+	pl.Y.Label.Text = "ms, state written to token read back"
+	pl.Add(plotter.NewGrid())
+	series := func(ms []float64) plotter.XYs {
+		xys := make(plotter.XYs, len(ms))
+		for i, v := range ms {
+			xys[i] = plotter.XY{X: float64(i + 2), Y: v} // the first token is the prefill's
+		}
+		return xys
+	}
+	top, bottom := 0.0, math.Inf(1)
+	add := func(name string, ms []float64, c color.Color) error {
+		if len(ms) == 0 {
+			return nil
+		}
+		line, err := plotter.NewLine(series(ms))
+		if err != nil {
+			return err
+		}
+		line.Color, line.Width = c, vg.Points(1.5)
+		pl.Add(line)
+		pl.Legend.Add(name, line)
+		for _, v := range ms {
+			top, bottom = max(top, v), min(bottom, v)
+		}
+		return nil
+	}
+	if err := add(fmt.Sprintf("warm: graph replayed, median %.2f ms, p99 %.2f ms", rep.TokenMsMedian, rep.TokenMsP99), rep.TokenMs, warmColor); err != nil {
+		return nil, err
+	}
+	if err := add("cold: launched, compiling at first use", rep.ColdTokenMs, coldColor); err != nil {
+		return nil, err
+	}
+	// A log scale: a cold step's compile stall and the warm steps both show.
+	pl.Legend.Top = true
+	pl.Y.Scale, pl.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+	pl.Y.Min, pl.Y.Max = bottom/1.5, top*6
+	return pl, nil
+}
