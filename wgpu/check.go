@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
+	"time"
 	"unicode/utf8"
 
 	"github.com/streamgate/streamgate/gpu"
@@ -104,6 +106,19 @@ func (l Limits) withDefaults() Limits {
 	return l
 }
 
+// LoweringTimeout bounds one lowering of a module by naga (step 3 of
+// [CheckModule]), whatever the caller's context: the front-end's limits
+// admit nothing that takes it a second on one core of a 2-core machine, so
+// a lowering still running after ten times that is a compiler stuck on an
+// input the limits did not foresee. [Device.Launch] and [Device.Compile]
+// lower under it too.
+const LoweringTimeout = 10 * time.Second
+
+// loweringTimeout is LoweringTimeout in nanoseconds; tests shorten it.
+var loweringTimeout atomic.Int64
+
+func init() { loweringTimeout.Store(int64(LoweringTimeout)) }
+
 // CheckModule checks a WGSL module as [Device.Compile] does before the
 // driver sees it, with the device limits lim (zero fields: WebGPU's
 // defaults, see [DefaultLimits]), and lowers it for the driver. It needs no
@@ -111,15 +126,21 @@ func (l Limits) withDefaults() Limits {
 //
 // The checks run in this order:
 //  1. The WGSL front-end (package [wgsl]) refuses what would crash the
-//     driver's compiler or exhaust the machine's memory (empty source,
-//     invalid UTF-8, deep nesting, long expressions, oversized workgroup,
-//     private or function arrays): [ErrorTypeLimit] for its limits.
+//     driver's compiler, exhaust the machine's memory or take it more than
+//     about a second (empty source, invalid UTF-8, deep nesting, long
+//     expressions, long function bodies, more than
+//     [wgsl.DefaultMaxModuleTokens] tokens, oversized workgroup, private or
+//     function arrays): [ErrorTypeLimit] for its limits, at the line and
+//     column where the source passed it.
 //  2. The override constants take their values (constants: by name or by
 //     @id, as WebGPU's pipeline constants), each checked against its type.
 //  3. A current compiler, naga 30 running as WebAssembly inside the
 //     process, validates the module by today's WGSL rules and writes it out
 //     in the driver's dialect: abstract literals concretized, const
-//     expressions evaluated.
+//     expressions evaluated. One lowering runs at most [LoweringTimeout]
+//     (the sandbox's start, once a process, not counted), past which it is
+//     stopped with an [ErrorTypeLimit] error: the bound of a compile inside
+//     [Device.Launch], which has no context of its own.
 //  4. Each entry point's bindings are checked against the limits: groups
 //     below maxBindGroups, bindings below maxBindingsPerBindGroup, the
 //     storage and uniform buffers per stage, the workgroup size.
@@ -204,10 +225,13 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 			return nil, frontEndError(op, err)
 		}
 	}
-	lowered, err := naga.Lower(ctx, bound)
+	lowered, err := lowerBounded(ctx, bound)
 	if err != nil {
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 			return nil, ctx.Err()
+		}
+		if errors.Is(err, context.DeadlineExceeded) {
+			return nil, newError(op, ErrorTypeLimit, "the WGSL compiler (%s) took more than %v, the limit of one lowering (LoweringTimeout): simplify the module or split it", naga.Version(), time.Duration(loweringTimeout.Load()))
 		}
 		var ne *naga.Error
 		if !errors.As(err, &ne) || ne.Stage == naga.StageSandbox {
@@ -234,7 +258,7 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 	}
 	if renamed {
 		lfl := fl // the lowered source is longer than the user's: its limits were checked there
-		lfl.MaxFunctionTokens, lfl.MaxExpressionTokens, lfl.MaxSourceBytes = 1<<30, 1<<30, 1<<30
+		lfl.MaxFunctionTokens, lfl.MaxModuleTokens, lfl.MaxExpressionTokens, lfl.MaxSourceBytes = 1<<30, 1<<30, 1<<30, 1<<30
 		if lm, err := wgsl.Parse(lowered, lfl); err == nil && len(lm.EntryPoints) == len(m.EntryPoints) {
 			loweredEPs = lm.EntryPoints
 		}
@@ -256,6 +280,20 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 		mi.EntryPoints = append(mi.EntryPoints, info)
 	}
 	return mi, nil
+}
+
+// lowerReady waits for the lowering's sandbox to start.
+func lowerReady() error { return naga.Ready(context.Background()) }
+
+// lowerBounded is [naga.Lower] under [LoweringTimeout] counted from the
+// sandbox's start. A ctx done first returns ctx's error.
+func lowerBounded(ctx context.Context, source string) (string, error) {
+	if err := naga.Ready(ctx); err != nil {
+		return "", err
+	}
+	lctx, cancel := context.WithTimeout(ctx, time.Duration(loweringTimeout.Load()))
+	defer cancel()
+	return naga.Lower(lctx, source)
 }
 
 // driverSupports refuses what valid WGSL the driver's compiler (naga 0.13)

@@ -215,7 +215,7 @@ func TestEntryPointBindingsWork(t *testing.T) {
 			for i := 0; i < tc.eps; i++ {
 				b.WriteString("@compute @workgroup_size(1) fn e" + itoa(i) + "() { h(); }\n")
 			}
-			m, err := wgsl.Parse(b.String(), wgsl.Limits{MaxFunctionTokens: 1 << 20}) // the work cap, not the body limit
+			m, err := wgsl.Parse(b.String(), wgsl.Limits{MaxFunctionTokens: 1 << 20, MaxModuleTokens: 1 << 20}) // the work cap, not the body or module limits
 			switch {
 			case tc.ok && err != nil:
 				t.Fatalf("Parse(%d entry points x 10000 calls) = %v, want no error", tc.eps, err)

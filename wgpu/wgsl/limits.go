@@ -46,6 +46,15 @@ type Limits struct {
 	// compute shaders has 2,408 tokens. Default
 	// [DefaultMaxFunctionTokens].
 	MaxFunctionTokens int
+	// MaxModuleTokens bounds the tokens of the whole module. The
+	// compiler's time grows with the square of the module-scope
+	// declarations too (4,000 one-line consts took naga 30 5-8 s, 4,000
+	// structs 2.3 s), and linearly with the functions (400 functions of
+	// 50 statements, 180,000 tokens, 1.9 s), while the largest of 211
+	// public compute modules has 3,719 tokens. The source is refused as
+	// soon as its tokens pass the limit, without reading the rest.
+	// Default [DefaultMaxModuleTokens].
+	MaxModuleTokens int
 }
 
 // The defaults of [Limits]. The nesting and expression limits sit at about a
@@ -63,11 +72,17 @@ const (
 	// DefaultMaxPrivateBytes is twice the WGSL specification's minimum
 	// supported size of private and function memory (8 KiB).
 	DefaultMaxPrivateBytes = 16 << 10
-	// DefaultMaxFunctionTokens is about three times the largest function
-	// body of the public shaders measured; a body that size took naga
-	// 30 0.7 s at worst (four 1,000-term sums), simple statements a
-	// quarter of that.
-	DefaultMaxFunctionTokens = 8 << 10
+	// DefaultMaxFunctionTokens is 1.7 times the largest function body of
+	// the public shaders measured. The costliest body found of that size
+	// (341 statements s = s + 1.0 + 1.0 + 1.0 + 1.0, float literals and
+	// operators being what naga 30's time grows with) takes it about
+	// 0.25 s on one core of a 2-core machine; 8,192 tokens took 1 s.
+	DefaultMaxFunctionTokens = 4 << 10
+	// DefaultMaxModuleTokens is 2.75 times the largest public compute
+	// module measured, and two and a half of the costliest function
+	// bodies: with the two defaults above, the costliest modules found
+	// check in about 0.5 s (see BenchmarkCheckAtLimits in package wgpu).
+	DefaultMaxModuleTokens = 10 << 10
 )
 
 // DefaultLimits returns the default limits, with MaxBindings 0 (no limit).
@@ -80,6 +95,7 @@ func DefaultLimits() Limits {
 		MaxWorkgroupBytes:   DefaultMaxWorkgroupBytes,
 		MaxPrivateBytes:     DefaultMaxPrivateBytes,
 		MaxFunctionTokens:   DefaultMaxFunctionTokens,
+		MaxModuleTokens:     DefaultMaxModuleTokens,
 	}
 }
 
@@ -103,6 +119,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxFunctionTokens <= 0 {
 		l.MaxFunctionTokens = d.MaxFunctionTokens
+	}
+	if l.MaxModuleTokens <= 0 {
+		l.MaxModuleTokens = d.MaxModuleTokens
 	}
 	if l.MaxPrivateBytes <= 0 {
 		l.MaxPrivateBytes = d.MaxPrivateBytes

@@ -69,9 +69,12 @@ func bigSource(n int) string {
 	return b.String()
 }
 
+// TestBigSource: the front-end itself reads a source of the size limit
+// (the module-token limit raised: the default refuses it at once).
 func TestBigSource(t *testing.T) {
 	src := bigSource(wgsl.DefaultMaxSourceBytes - 512)
-	m, err := wgsl.Parse(src, wgsl.Limits{})
+	big := wgsl.Limits{MaxModuleTokens: 1 << 30}
+	m, err := wgsl.Parse(src, big)
 	if err != nil {
 		t.Fatalf("Parse(%d bytes) = %v", len(src), err)
 	}
@@ -81,7 +84,7 @@ func TestBigSource(t *testing.T) {
 	if b := m.Bindings[7]; b.MinSize != 96 || b.Type != "array<S7>" {
 		t.Errorf("Bindings[7] = %+v, want array<S7> of MinSize 96", b)
 	}
-	if _, err := wgsl.Parse(src+strings.Repeat(" ", 1024), wgsl.Limits{}); err == nil || !strings.Contains(err.Error(), "more than the limit") {
+	if _, err := wgsl.Parse(src+strings.Repeat(" ", 1024), big); err == nil || !strings.Contains(err.Error(), "more than the limit") {
 		t.Errorf("Parse(over MaxSourceBytes) = %v, want the size refused", err)
 	}
 }
@@ -94,7 +97,7 @@ func BenchmarkParse(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := wgsl.Parse(src, wgsl.Limits{}); err != nil {
+				if _, err := wgsl.Parse(src, wgsl.Limits{MaxModuleTokens: 1 << 30}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -145,7 +148,7 @@ func TestLimitErrorsAreKindLimit(t *testing.T) {
 func TestFunctionTokens(t *testing.T) {
 	var one, split strings.Builder
 	one.WriteString("fn big() -> i32 { var x = 0;")
-	for i := range 4000 {
+	for i := range 1500 {
 		one.WriteString(" x = x + 1;")
 		if i%100 == 0 {
 			if i > 0 {
@@ -160,9 +163,34 @@ func TestFunctionTokens(t *testing.T) {
 	_, err := wgsl.Parse(one.String(), wgsl.Limits{})
 	e, ok := err.(*wgsl.Error)
 	if !ok || e.Kind != wgsl.KindLimit || !strings.Contains(e.Msg, "fn big") {
-		t.Errorf("Parse(one body of 4000 statements) = %v, want a KindLimit error naming fn big", err)
+		t.Errorf("Parse(one body of 1500 statements) = %v, want a KindLimit error naming fn big", err)
 	}
 	if _, err := wgsl.Parse(split.String(), wgsl.Limits{}); err != nil {
-		t.Errorf("Parse(4000 statements in 40 functions) = %v, want nil", err)
+		t.Errorf("Parse(1500 statements in 15 functions) = %v, want nil", err)
+	}
+}
+
+// TestModuleTokens: a module of MaxModuleTokens tokens is read; one token
+// more is a limit error at that token, naming the limit.
+func TestModuleTokens(t *testing.T) {
+	// const_assert true; is three tokens, a stray ; one.
+	lines := wgsl.DefaultMaxModuleTokens / 3
+	at := strings.Repeat("const_assert true;\n", lines) + strings.Repeat(";", wgsl.DefaultMaxModuleTokens%3)
+	if _, err := wgsl.Parse(at, wgsl.Limits{}); err != nil {
+		t.Fatalf("Parse(%d tokens) = %v, want nil", wgsl.DefaultMaxModuleTokens, err)
+	}
+	_, err := wgsl.Parse(at+"  ;", wgsl.Limits{})
+	e, ok := err.(*wgsl.Error)
+	if !ok || e.Kind != wgsl.KindLimit {
+		t.Fatalf("Parse(%d tokens) = %v, want a KindLimit error", wgsl.DefaultMaxModuleTokens+1, err)
+	}
+	wantCol := wgsl.DefaultMaxModuleTokens%3 + 3
+	if e.Line != lines+1 || e.Column != wantCol || !strings.Contains(e.Msg, "more than "+itoa(wgsl.DefaultMaxModuleTokens)+" tokens") {
+		t.Errorf("Parse(%d tokens) = %d:%d: %s, want %d:%d naming the limit", wgsl.DefaultMaxModuleTokens+1, e.Line, e.Column, e.Msg, lines+1, wantCol)
+	}
+	// A lower limit of the caller's own is the one that counts.
+	_, err = wgsl.Parse(at, wgsl.Limits{MaxModuleTokens: 100})
+	if e, ok := err.(*wgsl.Error); !ok || e.Kind != wgsl.KindLimit || e.Line != 34 || !strings.Contains(e.Msg, "more than 100 tokens") {
+		t.Errorf("Parse(MaxModuleTokens 100) = %v, want a KindLimit error at line 34 naming 100 tokens", err)
 	}
 }

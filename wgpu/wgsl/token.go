@@ -247,6 +247,9 @@ func (lx *lexer) run() error {
 			return err
 		}
 		lx.toks = append(lx.toks, tok)
+		if len(lx.toks) > lx.lim.MaxModuleTokens {
+			return lx.limitf(tok.pos, "the module has more than %d tokens, the limit (split it into modules)", lx.lim.MaxModuleTokens)
+		}
 		// A word directly followed by a single '<' may open a template list.
 		if tok.kind == tkIdent {
 			j, err := lx.skipTrivia(i)

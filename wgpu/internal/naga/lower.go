@@ -71,6 +71,15 @@ func Lower(ctx context.Context, source string) (string, error) {
 	return out, nil
 }
 
+// Ready waits for the sandbox to start (at once after the first call in a
+// process), so that a caller can time [Lower] without the start. It returns
+// ctx.Err() if ctx is done first, and the start's error if it failed; the
+// start goes on for the next caller either way.
+func Ready(ctx context.Context) error {
+	_, err := loadSandbox(ctx)
+	return err
+}
+
 // invalidUTF8 is the parse error for a source that is not UTF-8, at its
 // first bad byte.
 func invalidUTF8(source string) *Error {
