@@ -90,6 +90,33 @@ var wgslSeeds = []string{
 // reported minimum sizes succeeds, while a launch with one buffer 4 bytes
 // smaller fails at Launch. Launches dispatch zero workgroups: they are
 // validated and submitted, and run nothing (a fuzzed kernel may loop).
+// treeRoundTrip checks the syntax tree's property on src: ParseFile
+// returns a tree or a *wgsl.Error (never a panic), and the tree printed and
+// read again is the same tree.
+func treeRoundTrip(t *testing.T, src string) {
+	f, err := wgsl.ParseFile(src, wgsl.DefaultLimits())
+	if err != nil {
+		var we *wgsl.Error
+		if !errors.As(err, &we) {
+			t.Fatalf("ParseFile error %v is a %T, want *wgsl.Error", err, err)
+		}
+		return
+	}
+	if len(f.Decls) == 0 {
+		return // only stray ';': printed, nothing, which is no module
+	}
+	out := wgsl.Sprint(f)
+	// The printed text may hold a few more tokens (case selectors'
+	// colons): the module-size limit is not what is checked here.
+	g, err := wgsl.ParseFile(out, wgsl.Limits{MaxModuleTokens: 1 << 30, MaxFunctionTokens: 1 << 30})
+	if err != nil {
+		t.Fatalf("ParseFile(Sprint(ParseFile(src))) = %v\nsource:\n%s\nprinted:\n%s", err, src, out)
+	}
+	if !wgsl.Equal(f, g) {
+		t.Fatalf("the printed tree reads back as another tree\nsource:\n%s\nprinted:\n%s", src, out)
+	}
+}
+
 func FuzzWGSL(f *testing.F) {
 	for _, s := range wgslSeeds {
 		f.Add(s)
@@ -101,6 +128,7 @@ func FuzzWGSL(f *testing.F) {
 		if strings.HasPrefix(src, "\xff") {
 			src = layoutKernel([]byte(src[1:]))
 		}
+		treeRoundTrip(t, src)
 		m, err := wgsl.Parse(src, wgsl.DefaultLimits())
 		if err == nil && len(src) > 64<<10 {
 			// The compiler's time grows fast with long function bodies
