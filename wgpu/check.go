@@ -7,9 +7,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
 
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/wgpu/internal/lower"
 	"github.com/streamgate/streamgate/wgpu/internal/naga"
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
@@ -243,25 +243,20 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 		}
 		return nil, newError(op, ErrorTypeValidation, "%s%s (%s)", where, ne.Msg, naga.Version())
 	}
-	lowered = addPolyfills(lowered)
-	lowered, _ = indexThroughVars(lowered)
-	if err := driverSupports(source, lowered); err != nil {
-		return nil, &Error{Op: op, Type: ErrorTypeUnsupported, Message: err.Error()}
-	}
-	// naga writes the entry points in source order, renaming those whose
-	// names it reserves.
-	// Reading the lowered source is needed only when one is renamed.
-	var loweredEPs []wgsl.EntryPoint
-	renamed := false
-	for _, ep := range m.EntryPoints {
-		renamed = renamed || !strings.Contains(lowered, "fn "+ep.Name+"(")
-	}
-	if renamed {
-		lfl := fl // the lowered source is longer than the user's: its limits were checked there
-		lfl.MaxFunctionTokens, lfl.MaxModuleTokens, lfl.MaxExpressionTokens, lfl.MaxSourceBytes = 1<<30, 1<<30, 1<<30, 1<<30
-		if lm, err := wgsl.Parse(lowered, lfl); err == nil && len(lm.EntryPoints) == len(m.EntryPoints) {
-			loweredEPs = lm.EntryPoints
+	r, err := lower.ForDriver(source, lowered)
+	if err != nil {
+		var ue *lower.UnsupportedError
+		if errors.As(err, &ue) {
+			return nil, &Error{Op: op, Type: ErrorTypeUnsupported, Message: err.Error()}
 		}
+		return nil, newError(op, ErrorTypeInternal, "the lowering could not read naga's output (%s): %v", naga.Version(), err)
+	}
+	lowered = r.Source
+	// naga writes the entry points in source order, renaming those whose
+	// names the driver reserves.
+	var loweredEPs []lower.EntryPoint
+	if len(r.EntryPoints) == len(m.EntryPoints) {
+		loweredEPs = r.EntryPoints
 	}
 	mi := &ModuleInfo{Lowered: lowered, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints))}
 	for i, ep := range m.EntryPoints {
@@ -294,57 +289,6 @@ func lowerBounded(ctx context.Context, source string) (string, error) {
 	lctx, cancel := context.WithTimeout(ctx, time.Duration(loweringTimeout.Load()))
 	defer cancel()
 	return naga.Lower(lctx, source)
-}
-
-// driverSupports refuses what valid WGSL the driver's compiler (naga 0.13)
-// has no way to run, whatever the lowering does: extensions (enable f16,
-// enable subgroups, ...) and the subgroup built-ins, which it predates. The
-// error names the line and column in source.
-func driverSupports(source, lowered string) error {
-	for line := range strings.Lines(lowered) {
-		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "enable ")
-		if !ok {
-			continue
-		}
-		ext := strings.TrimSuffix(strings.TrimSpace(rest), ";")
-		return fmt.Errorf("%s: enable %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no %s extension", positionOf(source, directiveOffset(source, "enable")), ext, ext)
-	}
-	for _, w := range []string{"subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups"} {
-		if strings.Contains(lowered, "@builtin("+w+")") {
-			return fmt.Errorf("%s: @builtin(%s): the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations", positionOf(source, strings.Index(source, w)), w)
-		}
-	}
-	for _, w := range []string{"subgroupBallot", "subgroupAdd", "subgroupMul", "subgroupBroadcast", "subgroupBroadcastFirst", "subgroupShuffle", "subgroupShuffleXor", "subgroupShuffleUp", "subgroupShuffleDown", "subgroupElect", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupMin", "subgroupAnd", "subgroupOr", "subgroupXor", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupExclusiveMul", "subgroupInclusiveMul", "subgroupBarrier", "quadBroadcast", "quadSwapX", "quadSwapY", "quadSwapDiagonal"} {
-		if calls(lowered, w) {
-			return fmt.Errorf("%s: %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations", positionOf(source, strings.Index(source, w)), w)
-		}
-	}
-	return nil
-}
-
-// positionOf is "wgsl:LINE:COL" of byte offset off of source, or "wgsl"
-// for a negative off (the thing was not found there).
-func positionOf(source string, off int) string {
-	if off < 0 {
-		return "wgsl"
-	}
-	line := 1 + strings.Count(source[:off], "\n")
-	col := 1 + utf8.RuneCountInString(source[strings.LastIndexByte(source[:off], '\n')+1:off])
-	return fmt.Sprintf("wgsl:%d:%d", line, col)
-}
-
-// directiveOffset is the offset of the first line of source that starts
-// with the directive word (blanks before it allowed), or -1.
-func directiveOffset(source, word string) int {
-	off := 0
-	for line := range strings.Lines(source) {
-		trimmed := strings.TrimLeft(line, " \t")
-		if strings.HasPrefix(trimmed, word+" ") {
-			return off + len(line) - len(trimmed)
-		}
-		off += len(line)
-	}
-	return -1
 }
 
 // bindingOf converts a binding of the front-end.

@@ -1,6 +1,6 @@
-package wgpu
+package lower
 
-import "strings"
+import "github.com/streamgate/streamgate/wgpu/wgsl"
 
 // polyfills are WGSL functions for built-ins that WGSL gained after the
 // driver's compiler (naga 0.13, 2023): the packed 4x8-bit integer
@@ -47,9 +47,31 @@ var polyfills = []struct {
 }`},
 }
 
-// addPolyfills appends to lowered the polyfills its calls need. A call is
-// the name followed by '(' and not preceded by an identifier character.
-func addPolyfills(lowered string) string {
+// polyfillTrees are the polyfills read once, by name.
+var polyfillTrees = func() map[string]*wgsl.FuncDecl {
+	m := map[string]*wgsl.FuncDecl{}
+	for _, p := range polyfills {
+		f, err := wgsl.ParseFile(p.src, wgsl.Limits{})
+		if err != nil {
+			panic("lower: polyfill " + p.name + ": " + err.Error())
+		}
+		m[p.name] = f.Decls[0].(*wgsl.FuncDecl)
+	}
+	return m
+}()
+
+// addPolyfills appends to f the polyfills its calls need (in the order of
+// polyfills), and reports whether it added any. A user's function of such
+// a name reaches naga's output renamed, so a call by the name is one of
+// the built-in.
+func addPolyfills(f *wgsl.File) bool {
+	called := map[string]bool{}
+	wgsl.Inspect(f, func(n wgsl.Node) bool {
+		if c, ok := n.(*wgsl.CallExpr); ok {
+			called[c.Fn.Name] = true
+		}
+		return true
+	})
 	want := map[string]bool{}
 	var add func(name string)
 	add = func(name string) {
@@ -66,40 +88,14 @@ func addPolyfills(lowered string) string {
 		}
 	}
 	for _, p := range polyfills {
-		if calls(lowered, p.name) {
+		if called[p.name] {
 			add(p.name)
 		}
 	}
-	if len(want) == 0 {
-		return lowered
-	}
-	var b strings.Builder
-	b.WriteString(lowered)
-	b.WriteString("\n// Polyfills for built-ins the driver's compiler predates.\n")
 	for _, p := range polyfills {
 		if want[p.name] {
-			b.WriteString(p.src)
-			b.WriteString("\n\n")
+			f.Decls = append(f.Decls, polyfillTrees[p.name])
 		}
 	}
-	return b.String()
-}
-
-// calls reports whether src calls the function name.
-func calls(src, name string) bool {
-	for i := 0; ; {
-		j := strings.Index(src[i:], name+"(")
-		if j < 0 {
-			return false
-		}
-		at := i + j
-		if at == 0 || !isIdentByte(src[at-1]) {
-			return true
-		}
-		i = at + len(name)
-	}
-}
-
-func isIdentByte(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+	return len(want) > 0
 }

@@ -1,0 +1,53 @@
+package wgpu_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/streamgate/streamgate/wgpu"
+)
+
+// BenchmarkCheckModule times a first CheckModule of a source never seen
+// (a fresh comment each round defeats the result cache): the front-end,
+// naga 30 and the passes for the driver. case=matmul is a kernel of the
+// command; case=largest is the largest corpus module that lowers;
+// case=value-index is one that the value-index pass rewrites.
+func BenchmarkCheckModule(b *testing.B) {
+	read := func(path string) string {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return string(src)
+	}
+	cases := []struct{ name, src string }{
+		{"matmul", read("../internal/decoder/kernels/matmul_tiled.wgsl")},
+		{"largest", read("testdata/corpus/sort/gausplat__transform_backward__kernel.wgsl")},
+		{"value-index", `@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+fn pick(v: array<u32, 4>, i: u32) -> u32 { return v[i]; }
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+	let lut = array<u32, 4>(1, 2, 4, out[0]);
+	out[id.x] = lut[id.x % 4] + pick(lut, id.x % 4) + array(1u, 2u, 3u)[id.x % 3];
+}`},
+	}
+	ctx := context.Background()
+	lim := wgpu.Limits{MaxStorageBuffersPerShaderStage: 32} // the largest has 19
+	round := 0
+	for _, c := range cases {
+		if _, err := wgpu.CheckModule(ctx, c.src, nil, lim); err != nil {
+			b.Fatalf("%s: %v", c.name, err)
+		}
+		b.Run("case="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				round++
+				if _, err := wgpu.CheckModule(ctx, fmt.Sprintf("%s\n// round %d\n", c.src, round), nil, lim); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

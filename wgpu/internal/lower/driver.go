@@ -1,0 +1,152 @@
+package lower
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/streamgate/streamgate/wgpu/wgsl"
+)
+
+// EntryPoint is an entry point of the driver's source: its name there
+// (naga renames a function whose name the driver reserves) and its stage.
+type EntryPoint struct {
+	Name  string
+	Stage string // "compute", "vertex" or "fragment"
+}
+
+// Result is what [ForDriver] makes of naga 30's output.
+type Result struct {
+	// Source is the module the driver compiles.
+	Source string
+	// EntryPoints are its entry points in source order, as naga writes
+	// the user's.
+	EntryPoints []EntryPoint
+}
+
+// UnsupportedError is a module the driver's compiler has no way to run,
+// whatever the lowering does; Pos is "wgsl:LINE:COL" in the user's source,
+// or "wgsl" where the source does not show the construct.
+type UnsupportedError struct {
+	Pos, Msg string
+}
+
+func (e *UnsupportedError) Error() string { return e.Pos + ": " + e.Msg }
+
+// ForDriver rewrites out, naga 30's output for the user's module source,
+// into the driver's dialect (naga 0.13, in wgpu-native 0.17), reading it
+// once as a tree:
+//
+//  1. The driver checks: an extension (enable f16, enable subgroups, ...)
+//     or a subgroup built-in or function is an *UnsupportedError at its
+//     line and column in source.
+//  2. Array values indexed by a non-constant are indexed through variables
+//     ([IndexThroughVars]).
+//  3. The packed 4x8-bit integer built-ins the module calls get polyfills.
+//
+// A module no pass changes comes back byte for byte. Any other error is the
+// front-end's, for an output it cannot read (naga's always reads).
+func ForDriver(source, out string) (*Result, error) {
+	f, err := wgsl.ParseFile(out, lowered)
+	if err != nil {
+		return nil, fmt.Errorf("lower: reading naga's output: %w", err)
+	}
+	if err := driverSupports(source, f); err != nil {
+		return nil, err
+	}
+	changed := indexThroughVars(f)
+	// Last: the polyfills' trees are shared and no pass may rewrite them.
+	if addPolyfills(f) {
+		changed = true
+	}
+	r := &Result{Source: out}
+	if changed {
+		r.Source = wgsl.Sprint(f)
+	}
+	for _, d := range f.Decls {
+		fn, ok := d.(*wgsl.FuncDecl)
+		if !ok {
+			continue
+		}
+		for _, a := range fn.Attrs {
+			if a.Name == "compute" || a.Name == "vertex" || a.Name == "fragment" {
+				r.EntryPoints = append(r.EntryPoints, EntryPoint{Name: fn.Name, Stage: a.Name})
+				break
+			}
+		}
+	}
+	return r, nil
+}
+
+// subgroupBuiltins and subgroupFuncs are what naga 0.13 predates.
+var (
+	subgroupBuiltins = []string{"subgroup_invocation_id", "subgroup_size", "subgroup_id", "num_subgroups"}
+	subgroupFuncs    = []string{"subgroupBallot", "subgroupAdd", "subgroupMul", "subgroupBroadcast", "subgroupBroadcastFirst", "subgroupShuffle", "subgroupShuffleXor", "subgroupShuffleUp", "subgroupShuffleDown", "subgroupElect", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupMin", "subgroupAnd", "subgroupOr", "subgroupXor", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupExclusiveMul", "subgroupInclusiveMul", "subgroupBarrier", "quadBroadcast", "quadSwapX", "quadSwapY", "quadSwapDiagonal"}
+)
+
+const noSubgroups = "the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations"
+
+// driverSupports refuses what valid WGSL the driver's compiler has no way
+// to run: extensions and the subgroup built-ins.
+func driverSupports(source string, f *wgsl.File) error {
+	for _, d := range f.Decls {
+		if dd, ok := d.(*wgsl.DirectiveDecl); ok && dd.Keyword == "enable" {
+			ext := strings.Join(dd.Names, ", ")
+			return &UnsupportedError{positionOf(source, directiveOffset(source, "enable")), fmt.Sprintf("enable %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no %s extension", ext, ext)}
+		}
+	}
+	var err error
+	wgsl.Inspect(f, func(n wgsl.Node) bool {
+		if err != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *wgsl.Attribute:
+			if n.Name == "builtin" && len(n.Args) == 1 {
+				if id, ok := n.Args[0].(*wgsl.Ident); ok && contains(subgroupBuiltins, id.Name) {
+					err = &UnsupportedError{positionOf(source, strings.Index(source, id.Name)), fmt.Sprintf("@builtin(%s): %s", id.Name, noSubgroups)}
+				}
+			}
+		case *wgsl.CallExpr:
+			if contains(subgroupFuncs, n.Fn.Name) {
+				err = &UnsupportedError{positionOf(source, strings.Index(source, n.Fn.Name)), fmt.Sprintf("%s: %s", n.Fn.Name, noSubgroups)}
+			}
+		}
+		return err == nil
+	})
+	return err
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// positionOf is "wgsl:LINE:COL" of byte offset off of source, or "wgsl"
+// for a negative off (the thing was not found there).
+func positionOf(source string, off int) string {
+	if off < 0 {
+		return "wgsl"
+	}
+	line := 1 + strings.Count(source[:off], "\n")
+	col := 1 + utf8.RuneCountInString(source[strings.LastIndexByte(source[:off], '\n')+1:off])
+	return fmt.Sprintf("wgsl:%d:%d", line, col)
+}
+
+// directiveOffset is the offset of the first line of source that starts
+// with the directive word (blanks before it allowed), or -1.
+func directiveOffset(source, word string) int {
+	off := 0
+	for line := range strings.Lines(source) {
+		trimmed := strings.TrimLeft(line, " \t")
+		if strings.HasPrefix(trimmed, word+" ") {
+			return off + len(line) - len(trimmed)
+		}
+		off += len(line)
+	}
+	return -1
+}
