@@ -164,8 +164,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 	fs.BoolVar(&cfg.coldSandbox, "cold-sandbox", false, "-cold: also run the cold child with the naga sandbox's on-disk compilation cache empty")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		usage := func(format string, args ...any) int {
-			fmt.Fprintf(stderr, "streamgate generate: "+format+"\n", args...)
-			return 2
+			return usageFail(stderr, "generate", format, args...)
 		}
 		if err := cfg.model.Validate(); err != nil {
 			return usage("%v", err)

@@ -110,7 +110,7 @@ func TestTuneUsage(t *testing.T) {
 		{name: "import -cache-url", args: []string{"help", "tune", "import"}, code: 0, out: "  -cache-url string\n    \ta Redis server that shares tune results with a fleet (as warmup's -cache-url): store the entries there"},
 		{name: "no cache at all", args: []string{"tune", "import", "-cache", ""}, code: 1, err: "no -cache and no user cache directory"},
 		{name: "no subcommand", args: []string{"tune"}, code: 2, err: "streamgate tune: missing subcommand: export or import"},
-		{name: "unknown subcommand", args: []string{"tune", "bogus"}, code: 2, err: "missing subcommand"},
+		{name: "unknown subcommand", args: []string{"tune", "bogus"}, code: 2, err: "streamgate tune: unknown subcommand \"bogus\": want export or import\nsee 'streamgate help tune'\n"},
 		{name: "no cache file", args: []string{"tune", "export", "-cache", "/nonexistent/tune.db"}, code: 1, err: "no tune cache at /nonexistent/tune.db"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -113,30 +113,24 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		switch {
 		case cfg.steps < 1:
-			fmt.Fprintf(stderr, "streamgate warmup: -steps must be at least 1, got %d\n", cfg.steps)
-			return 2
+			return usageFail(stderr, "warmup", "-steps must be at least 1, got %d", cfg.steps)
 		case cfg.timing != "auto" && cfg.timing != "wall":
-			fmt.Fprintf(stderr, "streamgate warmup: -timing must be auto or wall, got %q\n", cfg.timing)
-			return 2
+			return usageFail(stderr, "warmup", "-timing must be auto or wall, got %q", cfg.timing)
 		case cfg.workload != workloadModel && cfg.workload != workloadOps:
-			fmt.Fprintf(stderr, "streamgate warmup: -workload must be model or ops, got %q\n", cfg.workload)
-			return 2
+			return usageFail(stderr, "warmup", "-workload must be model or ops, got %q", cfg.workload)
 		}
 		if bad := otherWorkloadFlags(fs, cfg.workload); bad != "" {
-			fmt.Fprintf(stderr, "streamgate warmup: %s\n", bad)
-			return 2
+			return usageFail(stderr, "warmup", "%s", bad)
 		}
 		if cfg.workload == workloadModel {
 			cfg.model.Seed = cfg.seed
 			if err := cfg.model.Validate(); err != nil {
-				fmt.Fprintf(stderr, "streamgate warmup: %v\n", err)
-				return 2
+				return usageFail(stderr, "warmup", "%v", err)
 			}
 			return modelWarmup(ctx, cfg, stdout, stderr)
 		}
 		if cfg.M < 1 || cfg.N < 1 || cfg.K < 1 {
-			fmt.Fprintf(stderr, "streamgate warmup: -m, -n and -k must be positive, got %d, %d, %d\n", cfg.M, cfg.N, cfg.K)
-			return 2
+			return usageFail(stderr, "warmup", "-m, -n and -k must be positive, got %d, %d, %d", cfg.M, cfg.N, cfg.K)
 		}
 		return warmup(ctx, cfg, stdout, stderr)
 	}

@@ -74,9 +74,7 @@ flags:
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		files := fs.Args()
 		if len(files) == 0 {
-			fmt.Fprintln(stderr, "streamgate wgsl check: no files")
-			fs.Usage()
-			return 2
+			return usageFail(stderr, "wgsl check", "no files")
 		}
 		var lim wgpu.Limits // WebGPU's defaults
 		if *device || *adapter != "" {

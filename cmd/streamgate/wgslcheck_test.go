@@ -142,7 +142,7 @@ func TestWGSLCheck(t *testing.T) {
 			},
 			emptyError: true,
 		},
-		{name: "no files", code: 2, stderr: []string{"no files", "usage: streamgate wgsl check [flags] FILE..."}},
+		{name: "no files", code: 2, stderr: []string{"streamgate wgsl check: no files\nsee 'streamgate help wgsl check'\n"}},
 		{name: "bad -D", args: []string{"-D", "WG", over}, code: 2, stderr: []string{`invalid value "WG" for flag -D`}},
 		{name: "bad -D value", args: []string{"-D", "WG=lots", over}, code: 2, stderr: []string{`"lots" is not a number`}},
 	} {
