@@ -36,9 +36,7 @@ type generateConfig struct {
 	promptLen   int            // -prompt-len: the default prompt's length
 	prompt      []uint32       // parsed, or the default
 	tokens      int
-	cachePath   string
-	cacheErr    error
-	cacheURL    string
+	cache       cacheFlags
 	timing      string
 	json        bool
 	adapter     string
@@ -50,18 +48,18 @@ type generateConfig struct {
 // generateReport is what generate -json prints; its field names are
 // stable.
 type generateReport struct {
-	Workload     string   `json:"workload"` // "generate"
-	Adapter      string   `json:"adapter"`
-	Cache        string   `json:"cache"`
-	Layers       int      `json:"layers"`
-	Width        int      `json:"width"`
-	Heads        int      `json:"heads"`
-	Vocab        int      `json:"vocab"`
-	MaxSeq       int      `json:"max_seq"`
-	PromptTokens int      `json:"prompt_tokens"`
-	Prompt       []uint32 `json:"prompt"`
-	Tokens       int      `json:"tokens"`    // generated
-	Generated    []uint32 `json:"generated"` // their ids
+	Workload     string    `json:"workload"` // "generate"
+	Adapter      string    `json:"adapter"`
+	Cache        cacheJSON `json:"cache"` // as warmup's
+	Layers       int       `json:"layers"`
+	Width        int       `json:"width"`
+	Heads        int       `json:"heads"`
+	Vocab        int       `json:"vocab"`
+	MaxSeq       int       `json:"max_seq"`
+	PromptTokens int       `json:"prompt_tokens"`
+	Prompt       []uint32  `json:"prompt"`
+	Tokens       int       `json:"tokens"`    // generated
+	Generated    []uint32  `json:"generated"` // their ids
 
 	LaunchesPrefill     int               `json:"launches_prefill"`
 	LaunchesPerToken    int               `json:"launches_per_token"`
@@ -152,10 +150,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 	fs.IntVar(&cfg.promptLen, "prompt-len", 16, "the default prompt's length")
 	fs.IntVar(&cfg.tokens, "tokens", 32, "tokens to generate (at least 2: the prefill's and a decode step's)")
 	fs.Uint64Var(&cfg.model.Seed, "seed", 1, "seed of the random weights and the default prompt")
-	def, err := tune.DefaultCachePath()
-	cfg.cacheErr = err
-	fs.StringVar(&cfg.cachePath, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
-	fs.StringVar(&cfg.cacheURL, "cache-url", "", cacheURLUsage)
+	cfg.cache.add(fs)
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
 	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
@@ -165,6 +160,10 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		usage := func(format string, args ...any) int {
 			return usageFail(stderr, "generate", format, args...)
+		}
+		cfg.cache.parsed(fs)
+		if err := checkOutDir("-out", cfg.out); err != nil {
+			return usage("%v", err)
 		}
 		if err := cfg.model.Validate(); err != nil {
 			return usage("%v", err)
@@ -249,14 +248,21 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		return 1
 	}
 	mc, prompt, n := cfg.model, cfg.prompt, cfg.tokens
-	rep := generateReport{Workload: "generate", Cache: cfg.cachePath, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
+	rep := generateReport{Workload: "generate", Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Vocab: mc.Vocab, MaxSeq: mc.Seq, PromptTokens: len(prompt), Prompt: prompt, Tokens: n,
 		LaunchesPrefill: mc.PrefillLaunches(), LaunchesPerToken: mc.DecodeLaunches(), Winners: map[string]string{}}
+	log := newCmdLog("generate", stderr)
+	cache, cr, err := openTuneCache(cfg.cache, log)
+	if err != nil {
+		return usageFail(stderr, "generate", "%v", err)
+	}
+	defer cache.Close()
 	if cfg.json {
 		text := stdout
 		stdout = io.Discard
 		defer func() {
 			if code == 0 {
+				rep.Cache = cr.json()
 				code = writeJSON(text, rep)
 			}
 		}()
@@ -275,8 +281,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		len(prompt), n, mc.PrefillLaunches(), mc.DecodeLaunches())
 	rep.Adapter = describeAdapter(d.Info())
 	fmt.Fprintf(stdout, "adapter: %s\nprompt:  %s\n", rep.Adapter, joinIDs(prompt))
-	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, cfg.cacheURL, stdout, stderr)
-	defer cache.Close()
+	cr.status(stdout)
 
 	weights := decoder.NewWeights(mc)
 	want := decoder.ReferenceGenerate(mc, weights, prompt, n)
@@ -297,7 +302,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	c := client.New(d, client.WithRegistry(reg))
 	defer c.Close()
 	report, finishProgress := tuneProgress(stderr)
-	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report)}
+	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report), tune.WithLogger(quietLogger)}
 	if cfg.timing == "wall" {
 		opts = append(opts, tune.WithTiming(tune.TimingWall))
 	}
@@ -338,7 +343,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		}
 		fmt.Fprint(stdout, indent(res.Table()))
 		for _, warn := range res.Warnings {
-			fmt.Fprintf(stderr, "streamgate generate: warning: %s: %s\n", o.Key, warn)
+			log.warnf("%s: %s", o.Key, warn)
 		}
 		if res.Cached {
 			rep.CacheHits++
@@ -373,14 +378,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "  pipelines primed:          %d winners dispatched once with 0 workgroups, %.0f ms (the driver's code generation:\n", primed, rep.WarmupPrimeMs)
 	fmt.Fprintf(stdout, "                             lavapipe's runs at a pipeline's first dispatch)\n")
 	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", rep.MeasurementLaunches)
-	switch rep.CacheHits {
-	case len(tunable):
-		fmt.Fprintf(stdout, "  tune cache hit for all %d keys: nothing was measured\n", rep.CacheHits)
-	case 0:
-		fmt.Fprintf(stdout, "  tuned %d keys; the winners are stored in the tune cache\n", len(tunable))
-	default:
-		fmt.Fprintf(stdout, "  tune cache hit for %d of %d keys; the others were measured\n", rep.CacheHits, len(tunable))
-	}
+	tuneSummary(stdout, cr, "keys", rep.CacheHits, len(tunable))
 
 	// 2. The generation: the prefill replayed once, the decode graph per token.
 	reg.SetProcessMode(registry.ProcessExecute)

@@ -6,8 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 )
@@ -40,7 +40,10 @@ func register(c *command) {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// A library's records to slog.Default (the caches are given the
+	// command's own logger) in the command's one format too.
+	slog.SetDefault(newCmdLog("", os.Stderr).logger())
+	ctx, stop := interruptContext()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -88,7 +91,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() > 0 && c.args == "" {
 		return usageFail(stderr, name, "unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	return runCmd(ctx, stdout, stderr)
+	code := runCmd(ctx, stdout, stderr)
+	if code == 1 && ctx.Err() != nil { // a command that does not say it was interrupted
+		fmt.Fprintf(stderr, "streamgate %s: interrupted\n", name)
+		code = exitInterrupted
+	}
+	return code
 }
 
 // isHelpFlag reports whether arg asks for help.

@@ -81,15 +81,27 @@ func TestWarmupTunesThenHitsTheCache(t *testing.T) {
 	assert.Contains(t, out, "CPU check:                 passed")
 }
 
-func TestWarmupUnusableCacheWarnsAndContinues(t *testing.T) {
+// TestWarmupUnusableCache: an explicit -cache it cannot use is a usage
+// error, with what to do; an unusable default -cache is a warning, and the
+// run goes on in memory.
+func TestWarmupUnusableCache(t *testing.T) {
 	gputest.Open(t)
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))
 	args := append(smallWarmup, "-steps", "1", "-timing", "wall", "-cache", filepath.Join(file, "tune.db"))
 	code, out, errOut := runCmd(t, args...)
+	require.Equal(t, 2, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "streamgate warmup: -cache "+filepath.Join(file, "tune.db")+": ")
+	assert.Contains(t, errOut, "give another -cache, or run with -cache ''\nsee 'streamgate help warmup'\n")
+
+	t.Setenv("XDG_CACHE_HOME", file) // the default -cache is under a file
+	code, out, errOut = runCmd(t, smallWarmup[0], smallWarmup[1], smallWarmup[2], "-steps", "1", "-timing", "wall")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-	assert.Contains(t, errOut, "warning: tune: cache")
-	assert.Contains(t, out, "tune cache: none (in memory only)")
+	assert.True(t, strings.HasPrefix(errOut, "streamgate warmup: warning: -cache "+filepath.Join(file, "streamgate", "tune.db")+": "), "stderr:\n%s", errOut)
+	assert.Contains(t, errOut, "; tuning in memory only\n")
+	assert.Contains(t, out, "tune cache: none, in memory only (the default -cache "+filepath.Join(file, "streamgate", "tune.db")+" is not usable)\n")
+	assert.Contains(t, out, "the winners are stored in memory only (the default -cache")
 	assert.Equal(t, 3, strings.Count(out, "(timing: wall)"))
 	assert.Contains(t, out, "CPU check:                 passed")
 }
