@@ -140,7 +140,8 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		`   "token_ms_p99", "token_ms_min", "token_ms_max", "tokens_per_s", "token_ms",`+"\n"+
 		`   "cold", "ttft_ms_cold", "cold_compiles", "cold_decode_compiles", "cold_token_ms",`+"\n"+
 		`   "compile_ms_prefill", "compile_ms_decode", "sandbox_start_ms", "ttft_ms_cold_sandbox", "chart"}`+"\n"+
-		"(tuned_keys: measured in this run; cache_hits: found in the tune cache).")
+		"(tuned_keys: measured in this run; cache_hits: found in the tune cache;\n"+
+		"cache: {\"file\", \"read_only\", \"stored\", \"redis\", \"shared\"}, as warmup's).")
 	fs.IntVar(&cfg.model.Layers, "layers", 4, "decoder layers")
 	fs.IntVar(&cfg.model.Width, "width", 128, "model width (a multiple of -heads)")
 	fs.IntVar(&cfg.model.Heads, "heads", 4, "attention heads")
