@@ -103,8 +103,10 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			if openErr != nil {
 				log.warnf("%s", redisRep.redisProblem())
 			}
-			// The command says what the export holds when Redis is down.
+			// The command says what the export holds when Redis is down;
+			// it tunes nothing.
 			log.mute("tune: Redis unavailable; Range lists the local cache only")
+			log.mute("tune: Redis unavailable; tuning from the local cache")
 			c = rangeContext{rc, ctx}
 		}
 		defer c.Close()
@@ -211,8 +213,10 @@ func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			if openErr != nil {
 				log.warnf("%s", redisRep.redisProblem())
 			}
-			// The command says where the entries Redis lacks are.
+			// The command says where the entries Redis lacks are; it
+			// tunes nothing.
 			log.mute("tune: closing with stores Redis never got")
+			log.mute("tune: Redis unavailable; tuning from the local cache")
 			c, into = rc, joinSources(redacted(*cacheURL), into)
 		}
 		defer c.Close()

