@@ -163,9 +163,6 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 			return usageFail(stderr, "generate", format, args...)
 		}
 		cfg.cache.parsed(fs)
-		if err := checkOutDir("-out", cfg.out); err != nil {
-			return usage("%v", err)
-		}
 		if err := cfg.model.Validate(); err != nil {
 			return usage("%v", err)
 		}
@@ -191,6 +188,9 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		}
 		if mode := os.Getenv(generateChildEnv); mode != "" {
 			return generateChild(ctx, mode, cfg, stdout, stderr)
+		}
+		if err := checkOutDir("-out", cfg.out); err != nil {
+			return usage("%v", err)
 		}
 		return generate(ctx, cfg, stdout, stderr)
 	}

@@ -116,7 +116,10 @@ func help(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	c, more, ok := lookup(args)
-	if !ok || len(more) > 0 {
+	if ok && len(more) > 0 {
+		return usageFail(stderr, "", "help %s: unexpected arguments: %s", c.name, strings.Join(more, " "))
+	}
+	if !ok {
 		if subs := subcommands(args[0]); len(subs) > 0 {
 			if len(args) == 1 {
 				groupUsage(stdout, args[0], subs)

@@ -139,6 +139,8 @@ func TestUsage(t *testing.T) {
 		{name: "help wgsl check", args: []string{"help", "wgsl", "check"}, code: 0, out: "usage: streamgate wgsl check"},
 		{name: "help tune bogus", args: []string{"help", "tune", "bogus"}, code: 2, err: `unknown subcommand "bogus" of tune`},
 		{name: "tune -h", args: []string{"tune", "-h"}, code: 0, out: "usage: streamgate tune <subcommand>"},
+		{name: "help extra", args: []string{"help", "tune", "export", "extra"}, code: 2, err: "streamgate: help tune export: unexpected arguments: extra\nsee 'streamgate help'\n"},
+		{name: "wgsl alone", args: []string{"wgsl"}, code: 2, err: "streamgate wgsl: missing subcommand: check\nsee 'streamgate help wgsl'\n"},
 		{name: "extra args", args: []string{"info", "extra"}, code: 2, err: "unexpected arguments: extra"},
 		{name: "zero steps", args: []string{"warmup", "-steps", "0"}, code: 2, err: "-steps must be at least 1"},
 		{name: "bad timing", args: []string{"warmup", "-timing", "gpu-ish"}, code: 2, err: "-timing must be auto or wall"},
