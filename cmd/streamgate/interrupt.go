@@ -31,7 +31,7 @@ func interruptContext() (ctx context.Context, stop func()) {
 			return
 		}
 		cancel()
-		fmt.Fprintln(os.Stderr, "streamgate: interrupted: stopping at the next launch (Ctrl-C again to exit now)")
+		fmt.Fprintln(os.Stderr, "streamgate: interrupted; stopping (Ctrl-C again to exit now)")
 		select {
 		case <-sig:
 			fmt.Fprintln(os.Stderr, "streamgate: interrupted again: exiting now")
