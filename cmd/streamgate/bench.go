@@ -82,6 +82,9 @@ round's.`)
 		if cfg.run, err = regexp.Compile(run); err != nil {
 			return usageFail(stderr, "bench", "-run: %v", err)
 		}
+		if err := checkOutDir("-out", cfg.out); err != nil {
+			return usageFail(stderr, "bench", "%v", err)
+		}
 		return benchCmd(ctx, cfg, stdout, stderr)
 	}
 }

@@ -134,6 +134,8 @@ func TestIssue31_Binary(t *testing.T) {
 			first: "streamgate warmup: -out /dev/null/x: mkdir /dev/null: not a directory", usage: "streamgate help warmup"},
 		{name: "generate -out unwritable", args: []string{"generate", "-out", "/dev/null/x"}, code: 2,
 			first: "streamgate generate: -out /dev/null/x: mkdir /dev/null: not a directory", usage: "streamgate help generate"},
+		{name: "bench -out unwritable", args: []string{"bench", "-out", "/dev/null/x"}, code: 2,
+			first: "streamgate bench: -out /dev/null/x: mkdir /dev/null: not a directory", usage: "streamgate help bench"},
 		{name: "tune export -cache ''", args: []string{"tune", "export", "-cache", ""}, code: 2,
 			first: `streamgate tune export: -cache "" and no -cache-url: nothing to export`, usage: "streamgate help tune export"},
 		{name: "tune import -cache ''", args: []string{"tune", "import", "-cache", "", "-i", os.DevNull}, code: 2,

@@ -43,12 +43,6 @@ func (f *cacheFlags) add(fs *flag.FlagSet) {
 // parsed notes what the command line of fs set; call it once fs is parsed.
 func (f *cacheFlags) parsed(fs *flag.FlagSet) { f.explicit = isSet(fs, "cache") }
 
-// usageError is a usage error found while opening what the flags name:
-// its command exits 2.
-type usageError struct{ msg string }
-
-func (e *usageError) Error() string { return e.msg }
-
 // cacheReport records where a command's tune results go and whether the
 // shared cache was reached, for its status lines and its JSON. Its
 // methods are for the command's goroutine.

@@ -45,23 +45,3 @@ func interruptContext() (ctx context.Context, stop func()) {
 		cancel()
 	}
 }
-
-// checkOutDir reports, before any work, whether the command can write
-// files into dir (which it creates, as the command would): a usage error
-// names the flag.
-func checkOutDir(flag, dir string) error {
-	if dir == "" {
-		return nil
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return &usageError{fmt.Sprintf("%s %s: %v", flag, dir, err)}
-	}
-	f, err := os.CreateTemp(dir, ".streamgate-probe-*")
-	if err != nil {
-		return &usageError{fmt.Sprintf("%s %s: not writable: %v", flag, dir, err)}
-	}
-	name := f.Name()
-	f.Close()
-	os.Remove(name)
-	return nil
-}

@@ -74,6 +74,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			}
 			return usageFail(stderr, name, "unknown subcommand %q: want %s", rest[0], strings.Join(subs, " or "))
 		}
+		if !cgoEnabled {
+			return usageFail(stderr, "", "unknown command %q (this streamgate was built without cgo: its WebGPU commands need cgo and a C compiler)", name)
+		}
 		return usageFail(stderr, "", "unknown command %q", name)
 	}
 	name = c.name
@@ -133,22 +136,6 @@ func help(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stdout)
 	fs.Usage()
 	return 0
-}
-
-// usageFail prints a usage error of the command cmd ("" for streamgate
-// itself) on one line, and where its help is on another, and returns 2.
-func usageFail(stderr io.Writer, cmd, format string, args ...any) int {
-	prog := "streamgate"
-	if cmd != "" {
-		prog += " " + cmd
-	}
-	fmt.Fprintf(stderr, "%s: %s\n", prog, fmt.Sprintf(format, args...))
-	if cmd == "" {
-		fmt.Fprintln(stderr, "see 'streamgate help'")
-	} else {
-		fmt.Fprintf(stderr, "see 'streamgate help %s'\n", cmd)
-	}
-	return 2
 }
 
 // groupUsage prints the subcommands of the command group name.
