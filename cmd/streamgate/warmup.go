@@ -54,6 +54,9 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 		"class. The warm-up pass runs the step once under process mode\n"+
 		"CompileAndAutotune; the real pass runs it -steps times under Execute.\n"+
 		"A second run finds the winners in the tune cache and measures nothing.\n\n"+
+		"In a tune table, score is what the tuner ranks by, lowest first:\n"+
+		"(0.75·best + 0.25·median) · (1 + 0.5·IQR/median), so a steady candidate\n"+
+		"can beat one with a lower best and median but a wider spread.\n\n"+
 		warmupJSONHelp+"\n\n"+
 		"Ctrl-C stops the run at the next launch: it says what was tuned and where\n"+
 		"it is stored (with -json, the object so far, \"interrupted\": true) and\n"+
