@@ -65,8 +65,8 @@ type cacheJSON struct {
 	Shared   bool   `json:"shared"`    // Redis answered and holds every result this run stored
 }
 
-// openTuneCache opens the tune cache that f names, for the command cmd
-// ("warmup"), its warnings to log. A default -cache it cannot use is a
+// openTuneCache opens the tune cache that f names, its warnings to log
+// (the command's). A default -cache it cannot use is a
 // warning, and the command tunes in memory; an explicit -cache that is
 // not a streamgate tune cache, or that it cannot open, and a malformed
 // -cache-url are a *usageError, with what to do. A Redis server that does
@@ -79,7 +79,7 @@ func openTuneCache(f cacheFlags, log *cmdLog) (tune.Cache, *cacheReport, error) 
 	}
 	var local tune.Cache
 	switch {
-	case f.path == "" && f.pathErr != nil:
+	case f.path == "" && f.pathErr != nil && !f.explicit:
 		log.warnf("%v; tuning in memory only (give -cache)", f.pathErr)
 		rep.noFile = "no user cache directory"
 	case f.path == "":
