@@ -266,6 +266,21 @@ func TestIssue31_BinaryCaches(t *testing.T) {
 
 	down := redistest.Start(t)
 	down.Kill()
+	t.Run("tune export and import, redis down", func(t *testing.T) {
+		fleet := filepath.Join(dir, "fleet.jsonl")
+		code, _, stderr := runBinary(t, bin, dir, env, "tune", "export", "-cache", file, "-cache-url", down.URL(0), "-o", fleet)
+		assert.Equal(t, 1, code, "stderr:\n%s", stderr)
+		noAnswer := "Redis at " + down.URL(0) + " did not answer: dial tcp "
+		assert.True(t, strings.HasPrefix(stderr, "streamgate tune export: warning: "+noAnswer), "stderr:\n%s", stderr)
+		assert.Contains(t, stderr, ": the export holds 3 entries, from "+file+" only\n")
+		assert.NotContains(t, stderr, "tuning", "nothing is tuned")
+		code, stdout, stderr := runBinary(t, bin, dir, env, "tune", "import", "-cache", "", "-cache-url", down.URL(0), "-i", fleet)
+		assert.Equal(t, 1, code, "stderr:\n%s", stderr)
+		assert.Empty(t, stdout)
+		assert.True(t, strings.HasPrefix(stderr, "streamgate tune import: warning: "+noAnswer), "stderr:\n%s", stderr)
+		assert.Contains(t, stderr, `they are nowhere: -cache is ""`)
+		assert.NotContains(t, stderr, "local cache", "no line says they are in a local cache")
+	})
 	for _, tc := range []struct{ name, url, why string }{
 		{"redis down", down.URL(0), " did not answer: dial tcp "},
 		{"redis answers an error", srv.URL(99), " answered with an error: ERR "},
