@@ -71,20 +71,19 @@ round's.`)
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		var err error
 		if cfg.settle < 0 {
-			fmt.Fprintf(stderr, "streamgate bench: -settle %v: want 0 or more\n", cfg.settle)
-			return 2
+			return usageFail(stderr, "bench", "-settle %v: want 0 or more", cfg.settle)
 		}
 		if cfg.count < 1 {
-			fmt.Fprintf(stderr, "streamgate bench: -count %d: want at least 1\n", cfg.count)
-			return 2
+			return usageFail(stderr, "bench", "-count %d: want at least 1", cfg.count)
 		}
 		if cfg.cpus, err = parseCPUs(cpus); err != nil {
-			fmt.Fprintf(stderr, "streamgate bench: -cpu: %v\n", err)
-			return 2
+			return usageFail(stderr, "bench", "-cpu: %v", err)
 		}
 		if cfg.run, err = regexp.Compile(run); err != nil {
-			fmt.Fprintf(stderr, "streamgate bench: -run: %v\n", err)
-			return 2
+			return usageFail(stderr, "bench", "-run: %v", err)
+		}
+		if err := checkOutDir("-out", cfg.out); err != nil {
+			return usageFail(stderr, "bench", "%v", err)
 		}
 		return benchCmd(ctx, cfg, stdout, stderr)
 	}
@@ -179,8 +178,7 @@ func setBenchtime(d string) (restore func(), err error) {
 func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) int {
 	restore, err := setBenchtime(cfg.benchtime)
 	if err != nil {
-		fmt.Fprintf(stderr, "streamgate bench: -benchtime: %v\n", err)
-		return 2
+		return usageFail(stderr, "bench", "-benchtime: %v", err)
 	}
 	defer restore()
 	status := 0
@@ -208,8 +206,7 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 		return status // the launch cases matched but could not run; said above
 	}
 	if len(cases) == 0 {
-		fmt.Fprintf(stderr, "streamgate bench: no case matches -run %q\n", cfg.run)
-		return 2
+		return usageFail(stderr, "bench", "no case matches -run %q", cfg.run)
 	}
 
 	start := time.Now()

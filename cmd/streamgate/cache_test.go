@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -30,22 +31,66 @@ func TestIssue22_CacheURL(t *testing.T) {
 	srv := redistest.Start(t)
 	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
 	var stdout, stderr bytes.Buffer
-	c := openTuneCache(filepath.Join(t.TempDir(), "a.db"), nil, srv.URL(0), &stdout, &stderr)
+	open := func(path, url string) (tune.Cache, *cacheReport, error) {
+		c, rep, err := openTuneCache(cacheFlags{path: path, url: url, explicit: true}, newCmdLog("warmup", &stderr))
+		if err == nil {
+			rep.status(&stdout)
+		}
+		return c, rep, err
+	}
+	c, rep, err := open(filepath.Join(t.TempDir(), "a.db"), srv.URL(0))
+	require.NoError(t, err)
 	_, ok := c.(*rediscache.Cache)
 	require.True(t, ok, "a Redis cache; stdout %s stderr %s", &stdout, &stderr)
-	assert.Contains(t, stdout.String(), "shared through Redis")
+	assert.Contains(t, stdout.String(), "tune cache: shared through Redis at "+srv.URL(0)+"\n")
+	assert.Empty(t, stderr.String())
 	require.NoError(t, c.Store(k, tune.Entry{Ranking: []string{"a"}, Timing: tune.TimingGPU, Created: time.Now()}))
+	assert.True(t, rep.shared())
+	assert.Contains(t, rep.stored(), " and in Redis at "+srv.URL(0))
 	require.NoError(t, c.Close())
-	c = openTuneCache(filepath.Join(t.TempDir(), "b.db"), nil, srv.URL(0), &stdout, &stderr)
+	c, _, err = open(filepath.Join(t.TempDir(), "b.db"), srv.URL(0))
+	require.NoError(t, err)
 	defer c.Close()
 	e, ok := c.Load(k)
 	assert.True(t, ok, "found through Redis")
 	assert.Equal(t, []string{"a"}, e.Ranking)
 
-	stderr.Reset()
-	c2 := openTuneCache("", nil, "ftp://nowhere", &stdout, &stderr)
-	defer c2.Close()
-	assert.Contains(t, stderr.String(), "tuning without the shared cache")
+	for _, bad := range []string{"ftp://nowhere", "http://" + srv.Addr(), "redis://localhost:notaport"} {
+		_, _, err = open("", bad)
+		var ue *usageError
+		assert.ErrorAs(t, err, &ue, "%s: a usage error", bad)
+		assert.ErrorContains(t, err, "-cache-url ")
+	}
+}
+
+// TestIssue31_RedisProblems: a Redis that answers with an error is told
+// from one that does not answer, at the start and in where the winners
+// went.
+func TestIssue31_RedisProblems(t *testing.T) {
+	srv := redistest.Start(t)
+	down := redistest.Start(t)
+	down.Kill()
+	for _, tc := range []struct {
+		name, url, status, why string
+	}{
+		{"db out of range", fmt.Sprintf("redis://%s/99", srv.Addr()), "tune cache: not shared: Redis at redis://" + srv.Addr() + "/99 answered with an error: ERR ", "answered with an error"},
+		{"down", down.URL(0), "tune cache: not shared: Redis at " + down.URL(0) + " did not answer: ", "did not answer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			c, rep, err := openTuneCache(cacheFlags{url: tc.url}, newCmdLog("warmup", &stderr))
+			require.NoError(t, err)
+			defer c.Close()
+			rep.status(&stdout)
+			assert.Contains(t, stdout.String(), tc.status)
+			want := strings.TrimPrefix(tc.status, "tune cache: not shared: ")
+			assert.True(t, strings.HasPrefix(stderr.String(), "streamgate warmup: warning: "+want), "stderr %q", &stderr)
+			assert.Equal(t, 1, strings.Count(stderr.String(), "\n"), "one warning: %q", &stderr)
+			assert.NotContains(t, stderr.String(), "level=")
+			assert.Contains(t, rep.stored(), "in memory only (-cache \"\"), not in Redis (it "+tc.why)
+			assert.False(t, rep.json().Shared)
+		})
+	}
 }
 
 // TestTuneExportImportCacheURL: a fleet's cache goes through tune import
@@ -138,30 +183,35 @@ func TestTuneCacheURLDown(t *testing.T) {
 	fleet := filepath.Join(dir, "fleet.jsonl")
 	code, _, stderr := runCmd(t, "tune", "export", "-cache", src, "-cache-url", down.URL(0), "-o", fleet)
 	require.Equal(t, 1, code, "stderr:\n%s", stderr)
-	assert.Contains(t, stderr, "Range lists the local cache only")
-	assert.Contains(t, stderr, "streamgate tune export: "+down.URL(0)+" did not answer: the export holds 1 entries, from "+src+" only")
-	assert.NotContains(t, stderr, "entries from "+down.URL(0))
+	noAnswer := "Redis at " + down.URL(0) + " did not answer: dial tcp " + down.Addr()
+	assert.True(t, strings.HasPrefix(stderr, "streamgate tune export: warning: "+noAnswer), "stderr:\n%s", stderr)
+	assert.Regexp(t, "\nstreamgate tune export: "+regexp.QuoteMeta(noAnswer)+"[^\n]*: the export holds 1 entries, from "+regexp.QuoteMeta(src)+" only\n$", stderr)
+	assert.NotContains(t, stderr, "tuning", "nothing is tuned")
+	assert.Equal(t, 2, strings.Count(stderr, "\n"), "a warning and the failure:\n%s", stderr)
 
 	dst := filepath.Join(dir, "dst.db")
 	code, _, stderr = runCmd(t, "tune", "import", "-cache", dst, "-cache-url", down.URL(0), "-i", fleet)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, "Redis unavailable")
-	assert.Contains(t, stderr, "streamgate tune import: 1 of 1 entries did not reach "+down.URL(0)+"; they are in "+dst+" only")
+	assert.True(t, strings.HasPrefix(stderr, "streamgate tune import: warning: "+noAnswer), "stderr:\n%s", stderr)
+	assert.Contains(t, stderr, "streamgate tune import: 1 of 1 entries did not reach Redis ("+noAnswer)
+	assert.Contains(t, stderr, "); they are in "+dst+" only\n")
+	assert.NotContains(t, stderr, "tuning", "nothing is tuned")
 	assert.Len(t, readCache(t, dst), 1)
 	code, _, stderr = runCmd(t, "tune", "import", "-cache", "", "-cache-url", down.URL(0), "-i", fleet)
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, `they are nowhere: -cache is ""`)
+	assert.NotContains(t, stderr, "local cache", "no line says they are in a local cache")
 
 	for _, args := range [][]string{{"export", "-o", os.DevNull}, {"import", "-i", os.DevNull}} {
 		code, _, stderr = runCmd(t, append([]string{"tune", args[0], "-cache", "", "-cache-url", "ftp://nowhere"}, args[1:]...)...)
-		assert.Equal(t, 1, code, "%s: stderr:\n%s", args[0], stderr)
-		assert.Contains(t, stderr, "streamgate tune "+args[0]+": tune: redis URL:")
+		assert.Equal(t, 2, code, "%s: stderr:\n%s", args[0], stderr)
+		assert.Contains(t, stderr, "streamgate tune "+args[0]+": -cache-url ftp://nowhere: redis: invalid URL scheme: ftp: want redis://")
 	}
 
 	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // no default cache file
 	code, _, stderr = runCmd(t, "tune", "export", "-cache-url", down.URL(0))
 	assert.Equal(t, 1, code, "stderr:\n%s", stderr)
-	assert.Contains(t, stderr, down.URL(0)+" did not answer: the export holds nothing: there is no -cache file\n")
+	assert.Contains(t, stderr, ": the export holds nothing: there is no -cache file\n")
 	code, _, stderr = runCmd(t, "tune", "export")
 	assert.Equal(t, 1, code)
 	assert.Contains(t, stderr, "no tune cache at")

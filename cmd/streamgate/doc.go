@@ -43,7 +43,24 @@
 //	            type, minimum size), or its errors as FILE:LINE:COL:
 //	            message (-D name=value: override constants; -lowered: the
 //	            source the driver gets; -json: one JSON object per file)
-//	help    usage, or a command's flags
+//	help    usage, a command's flags ("help warmup", "help tune export"),
+//	        or a group's subcommands ("help tune", "help wgsl"); -h on any
+//	        command prints its help to stdout
 //
 // Run "streamgate help <command>" for a command's flags.
+//
+// The exit status is 0 when the command did its work, 1 when the work
+// failed, 2 for a usage error and 130 when Ctrl-C interrupted it. A usage
+// error is one line and "see 'streamgate help CMD'": an unknown command,
+// subcommand or flag, a bad flag value, a -D that no file declares, a
+// malformed -cache-url, an -out it cannot write (checked before the work),
+// or an explicit -cache that is not a streamgate tune cache (left
+// untouched; the line says how to move it aside, or to run with
+// -cache ""). Warnings, a library's slog records included, are lines of one
+// format on stderr: "streamgate CMD: warning: ...".
+//
+// The first Ctrl-C stops warmup at the next launch (a tune or a sync
+// already started finishes): it says what was tuned and where it is
+// stored, prints with -json the object so far with "interrupted": true,
+// and exits 130. A second Ctrl-C exits at once.
 package main

@@ -36,9 +36,7 @@ type generateConfig struct {
 	promptLen   int            // -prompt-len: the default prompt's length
 	prompt      []uint32       // parsed, or the default
 	tokens      int
-	cachePath   string
-	cacheErr    error
-	cacheURL    string
+	cache       cacheFlags
 	timing      string
 	json        bool
 	adapter     string
@@ -50,18 +48,18 @@ type generateConfig struct {
 // generateReport is what generate -json prints; its field names are
 // stable.
 type generateReport struct {
-	Workload     string   `json:"workload"` // "generate"
-	Adapter      string   `json:"adapter"`
-	Cache        string   `json:"cache"`
-	Layers       int      `json:"layers"`
-	Width        int      `json:"width"`
-	Heads        int      `json:"heads"`
-	Vocab        int      `json:"vocab"`
-	MaxSeq       int      `json:"max_seq"`
-	PromptTokens int      `json:"prompt_tokens"`
-	Prompt       []uint32 `json:"prompt"`
-	Tokens       int      `json:"tokens"`    // generated
-	Generated    []uint32 `json:"generated"` // their ids
+	Workload     string    `json:"workload"` // "generate"
+	Adapter      string    `json:"adapter"`
+	Cache        cacheJSON `json:"cache"` // as warmup's
+	Layers       int       `json:"layers"`
+	Width        int       `json:"width"`
+	Heads        int       `json:"heads"`
+	Vocab        int       `json:"vocab"`
+	MaxSeq       int       `json:"max_seq"`
+	PromptTokens int       `json:"prompt_tokens"`
+	Prompt       []uint32  `json:"prompt"`
+	Tokens       int       `json:"tokens"`    // generated
+	Generated    []uint32  `json:"generated"` // their ids
 
 	LaunchesPrefill     int               `json:"launches_prefill"`
 	LaunchesPerToken    int               `json:"launches_per_token"`
@@ -142,7 +140,8 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		`   "token_ms_p99", "token_ms_min", "token_ms_max", "tokens_per_s", "token_ms",`+"\n"+
 		`   "cold", "ttft_ms_cold", "cold_compiles", "cold_decode_compiles", "cold_token_ms",`+"\n"+
 		`   "compile_ms_prefill", "compile_ms_decode", "sandbox_start_ms", "ttft_ms_cold_sandbox", "chart"}`+"\n"+
-		"(tuned_keys: measured in this run; cache_hits: found in the tune cache).")
+		"(tuned_keys: measured in this run; cache_hits: found in the tune cache;\n"+
+		"cache: {\"file\", \"read_only\", \"stored\", \"redis\", \"shared\"}, as warmup's).")
 	fs.IntVar(&cfg.model.Layers, "layers", 4, "decoder layers")
 	fs.IntVar(&cfg.model.Width, "width", 128, "model width (a multiple of -heads)")
 	fs.IntVar(&cfg.model.Heads, "heads", 4, "attention heads")
@@ -152,10 +151,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 	fs.IntVar(&cfg.promptLen, "prompt-len", 16, "the default prompt's length")
 	fs.IntVar(&cfg.tokens, "tokens", 32, "tokens to generate (at least 2: the prefill's and a decode step's)")
 	fs.Uint64Var(&cfg.model.Seed, "seed", 1, "seed of the random weights and the default prompt")
-	def, err := tune.DefaultCachePath()
-	cfg.cacheErr = err
-	fs.StringVar(&cfg.cachePath, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
-	fs.StringVar(&cfg.cacheURL, "cache-url", "", cacheURLUsage)
+	cfg.cache.add(fs)
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
 	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
@@ -164,9 +160,9 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 	fs.BoolVar(&cfg.coldSandbox, "cold-sandbox", false, "-cold: also run the cold child with the naga sandbox's on-disk compilation cache empty")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		usage := func(format string, args ...any) int {
-			fmt.Fprintf(stderr, "streamgate generate: "+format+"\n", args...)
-			return 2
+			return usageFail(stderr, "generate", format, args...)
 		}
+		cfg.cache.parsed(fs)
 		if err := cfg.model.Validate(); err != nil {
 			return usage("%v", err)
 		}
@@ -192,6 +188,9 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		}
 		if mode := os.Getenv(generateChildEnv); mode != "" {
 			return generateChild(ctx, mode, cfg, stdout, stderr)
+		}
+		if err := checkOutDir("-out", cfg.out); err != nil {
+			return usage("%v", err)
 		}
 		return generate(ctx, cfg, stdout, stderr)
 	}
@@ -250,14 +249,21 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		return 1
 	}
 	mc, prompt, n := cfg.model, cfg.prompt, cfg.tokens
-	rep := generateReport{Workload: "generate", Cache: cfg.cachePath, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
+	rep := generateReport{Workload: "generate", Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Vocab: mc.Vocab, MaxSeq: mc.Seq, PromptTokens: len(prompt), Prompt: prompt, Tokens: n,
 		LaunchesPrefill: mc.PrefillLaunches(), LaunchesPerToken: mc.DecodeLaunches(), Winners: map[string]string{}}
+	log := newCmdLog("generate", stderr)
+	cache, cr, err := openTuneCache(cfg.cache, log)
+	if err != nil {
+		return usageFail(stderr, "generate", "%v", err)
+	}
+	defer cache.Close()
 	if cfg.json {
 		text := stdout
 		stdout = io.Discard
 		defer func() {
 			if code == 0 {
+				rep.Cache = cr.json()
 				code = writeJSON(text, rep)
 			}
 		}()
@@ -276,8 +282,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		len(prompt), n, mc.PrefillLaunches(), mc.DecodeLaunches())
 	rep.Adapter = describeAdapter(d.Info())
 	fmt.Fprintf(stdout, "adapter: %s\nprompt:  %s\n", rep.Adapter, joinIDs(prompt))
-	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, cfg.cacheURL, stdout, stderr)
-	defer cache.Close()
+	cr.status(stdout)
 
 	weights := decoder.NewWeights(mc)
 	want := decoder.ReferenceGenerate(mc, weights, prompt, n)
@@ -298,7 +303,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	c := client.New(d, client.WithRegistry(reg))
 	defer c.Close()
 	report, finishProgress := tuneProgress(stderr)
-	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report)}
+	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report), tune.WithLogger(quietLogger)}
 	if cfg.timing == "wall" {
 		opts = append(opts, tune.WithTiming(tune.TimingWall))
 	}
@@ -339,7 +344,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		}
 		fmt.Fprint(stdout, indent(res.Table()))
 		for _, warn := range res.Warnings {
-			fmt.Fprintf(stderr, "streamgate generate: warning: %s: %s\n", o.Key, warn)
+			log.warnf("%s: %s", o.Key, warn)
 		}
 		if res.Cached {
 			rep.CacheHits++
@@ -374,14 +379,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "  pipelines primed:          %d winners dispatched once with 0 workgroups, %.0f ms (the driver's code generation:\n", primed, rep.WarmupPrimeMs)
 	fmt.Fprintf(stdout, "                             lavapipe's runs at a pipeline's first dispatch)\n")
 	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", rep.MeasurementLaunches)
-	switch rep.CacheHits {
-	case len(tunable):
-		fmt.Fprintf(stdout, "  tune cache hit for all %d keys: nothing was measured\n", rep.CacheHits)
-	case 0:
-		fmt.Fprintf(stdout, "  tuned %d keys; the winners are stored in the tune cache\n", len(tunable))
-	default:
-		fmt.Fprintf(stdout, "  tune cache hit for %d of %d keys; the others were measured\n", rep.CacheHits, len(tunable))
-	}
+	tuneSummary(stdout, cr, "keys", rep.CacheHits, len(tunable))
 
 	// 2. The generation: the prefill replayed once, the decode graph per token.
 	reg.SetProcessMode(registry.ProcessExecute)

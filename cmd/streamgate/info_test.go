@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,9 +33,12 @@ func TestInfoJSON(t *testing.T) {
 	assert.Positive(t, limits["MaxBufferSize"])
 }
 
+// TestWarmupJSON: -workload ops prints the model's shape of object (one
+// shape for both workloads), its cache object included.
 func TestWarmupJSON(t *testing.T) {
 	needAdapter(t)
-	args := append(append([]string{}, smallWarmup...), "-cache", "", "-json")
+	cache := filepath.Join(t.TempDir(), "tune.db")
+	args := append(append([]string{}, smallWarmup...), "-cache", cache, "-json")
 	code, out, errOut := runCmd(t, args...)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	assert.Equal(t, 1, strings.Count(out, "\n"), "one object, one line: %s", out)
@@ -42,16 +46,22 @@ func TestWarmupJSON(t *testing.T) {
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
 	require.NoError(t, dec.Decode(&rep))
+	assert.Equal(t, "ops", rep.Workload)
 	assert.NotEmpty(t, rep.Adapter)
-	assert.Equal(t, 3, rep.Warmup.Ops)
-	assert.Equal(t, uint64(4), rep.Warmup.LaunchesDiscarded)
-	assert.Equal(t, 13, rep.Warmup.CandidateKernels)
-	assert.Equal(t, 3, rep.Real.Steps)
-	assert.Len(t, rep.Real.Kernels, 3)
-	assert.Equal(t, uint64(12), rep.Real.LaunchesExecuted)
-	assert.Zero(t, rep.Real.PipelinesCompiled)
-	assert.True(t, rep.Check.Passed)
-	for _, k := range []string{`"warmup":{"seconds":`, `"real":{"steps":3,`, `"check":{"passed":true,`, `"launches_executed":12`} {
+	assert.False(t, rep.Interrupted)
+	assert.Equal(t, cacheJSON{File: cache, Stored: "file"}, rep.Cache)
+	assert.Equal(t, 3, rep.Keys)
+	assert.Equal(t, 3, rep.TunedKeys)
+	assert.Equal(t, uint64(4), rep.LaunchesDiscarded)
+	assert.Equal(t, 4, rep.LaunchesPerStep)
+	assert.Equal(t, 13, rep.CandidateKernels)
+	assert.Equal(t, 3, rep.Steps)
+	assert.Len(t, rep.Winners, 3)
+	assert.Contains(t, rep.Winners, "matmul/64x64x32")
+	assert.Zero(t, rep.RealPassCompiles)
+	assert.True(t, rep.CPUCheck)
+	assert.Positive(t, rep.StepMsMedian)
+	for _, k := range []string{`"workload":"ops"`, `"cache":{"file":`, `"cache_hits":0`, `"tuned_keys":3`} {
 		assert.Contains(t, out, k)
 	}
 }

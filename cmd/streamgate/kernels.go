@@ -257,11 +257,17 @@ func (w *workload) reduceOp() op {
 // step runs the program's step once: each op through tu, which picks its
 // kernel (tuning it first, on fresh buffers, if the key is undecided) and
 // launches it on the step's buffers through the tuner's client. It returns
-// each op's Result, whose Ran names the candidate that ran.
+// each op's Result, whose Ran names the candidate that ran. Once ctx has
+// ended (Ctrl-C) it stops before the next op, with errInterrupted and the
+// results so far; an op's tune once started finishes.
 func (w *workload) step(ctx context.Context, tu *tune.Tuner) ([]*tune.Result, error) {
 	ran := make([]*tune.Result, len(w.ops))
+	work := context.WithoutCancel(ctx) // a tune once started finishes
 	for i, o := range w.ops {
-		res, err := tu.Run(ctx, o.tune, o.args...)
+		if ctx.Err() != nil {
+			return ran[:i], errInterrupted
+		}
+		res, err := tu.Run(work, o.tune, o.args...)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", o.name, err)
 		}

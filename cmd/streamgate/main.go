@@ -6,8 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
-	"os/signal"
 	"slices"
 	"strings"
 )
@@ -40,14 +40,18 @@ func register(c *command) {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// A library's records to slog.Default (the caches are given the
+	// command's own logger) in the command's one format too.
+	slog.SetDefault(newCmdLog("", os.Stderr).logger())
+	ctx, stop := interruptContext()
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
 // run runs the command line args (without the program name) and returns the
-// exit status: 0 on success, 1 when the command failed, 2 on a usage error.
+// exit status: 0 on success, 1 when the command failed, 2 on a usage error,
+// 130 when it was interrupted.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
@@ -56,46 +60,91 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	name, rest := args[0], args[1:]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if len(rest) == 0 {
-			usage(stdout)
-			return 0
-		}
-		c, more, ok := lookup(rest)
-		if !ok || len(more) > 0 {
-			fmt.Fprintf(stderr, "streamgate help: unknown command %q\n\n", strings.Join(rest, " "))
-			usage(stderr)
-			return 2
-		}
-		fs, _ := c.flags()
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return 0
+		return help(rest, stdout, stderr)
 	}
 	c, rest, ok := lookup(args)
 	if !ok {
 		if subs := subcommands(name); len(subs) > 0 {
-			fmt.Fprintf(stderr, "streamgate %s: missing subcommand: %s\n\n", name, strings.Join(subs, " or "))
-		} else {
-			fmt.Fprintf(stderr, "streamgate: unknown command %q\n\n", name)
+			switch {
+			case len(rest) == 0:
+				return usageFail(stderr, name, "missing subcommand: %s", strings.Join(subs, " or "))
+			case isHelpFlag(rest[0]):
+				groupUsage(stdout, name, subs)
+				return 0
+			}
+			return usageFail(stderr, name, "unknown subcommand %q: want %s", rest[0], strings.Join(subs, " or "))
 		}
-		usage(stderr)
-		return 2
+		if !cgoEnabled {
+			return usageFail(stderr, "", "unknown command %q (this streamgate was built without cgo: its WebGPU commands need cgo and a C compiler)", name)
+		}
+		return usageFail(stderr, "", "unknown command %q", name)
 	}
 	name = c.name
 	fs, runCmd := c.flags()
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // an error is one line, below; -h prints to stdout
 	if err := fs.Parse(rest); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
 			return 0
 		}
-		return 2
+		return usageFail(stderr, name, "%v", err)
 	}
+	fs.SetOutput(stderr)
 	if fs.NArg() > 0 && c.args == "" {
-		fmt.Fprintf(stderr, "streamgate %s: unexpected arguments: %s\n", name, strings.Join(fs.Args(), " "))
-		fs.Usage()
-		return 2
+		return usageFail(stderr, name, "unexpected arguments: %s", strings.Join(fs.Args(), " "))
 	}
-	return runCmd(ctx, stdout, stderr)
+	code := runCmd(ctx, stdout, stderr)
+	if code == 1 && ctx.Err() != nil { // a command that does not say it was interrupted
+		fmt.Fprintf(stderr, "streamgate %s: interrupted\n", name)
+		code = exitInterrupted
+	}
+	return code
+}
+
+// isHelpFlag reports whether arg asks for help.
+func isHelpFlag(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "help":
+		return true
+	}
+	return false
+}
+
+// help runs streamgate help args: the usage, a command's, or a command
+// group's ("tune").
+func help(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stdout)
+		return 0
+	}
+	c, more, ok := lookup(args)
+	if ok && len(more) > 0 {
+		return usageFail(stderr, "", "help %s: unexpected arguments: %s", c.name, strings.Join(more, " "))
+	}
+	if !ok {
+		if subs := subcommands(args[0]); len(subs) > 0 {
+			if len(args) == 1 {
+				groupUsage(stdout, args[0], subs)
+				return 0
+			}
+			return usageFail(stderr, "", "help: unknown subcommand %q of %s: want %s", args[1], args[0], strings.Join(subs, " or "))
+		}
+		return usageFail(stderr, "", "help: unknown command %q", strings.Join(args, " "))
+	}
+	fs, _ := c.flags()
+	fs.SetOutput(stdout)
+	fs.Usage()
+	return 0
+}
+
+// groupUsage prints the subcommands of the command group name.
+func groupUsage(w io.Writer, name string, subs []string) {
+	fmt.Fprintf(w, "usage: streamgate %s <subcommand> [flags]\n\nsubcommands:\n", name)
+	for _, s := range subs {
+		fmt.Fprintf(w, "  %-8s %s\n", s, commands[name+" "+s].summary)
+	}
+	fmt.Fprintf(w, "\nRun 'streamgate help %s <subcommand>' for its flags.\n", name)
 }
 
 // lookup returns the command args start with, a two-word one first, and
@@ -146,7 +195,9 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-12s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintf(w, "  %-12s %s\n", "help", "this usage, or a command's flags: streamgate help <command>")
+	fmt.Fprintf(w, "  %-12s %s\n", "help", "this usage, or a command's flags: streamgate help <command> [<subcommand>]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "exit status: 0 done, 1 the work failed, 2 a usage error, 130 interrupted (Ctrl-C)")
 	if _, ok := commands["warmup"]; !ok { // bench runs without cgo, less its launch cases
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "This streamgate was built without cgo: its WebGPU commands need cgo and a C compiler.")

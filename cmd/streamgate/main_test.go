@@ -81,15 +81,27 @@ func TestWarmupTunesThenHitsTheCache(t *testing.T) {
 	assert.Contains(t, out, "CPU check:                 passed")
 }
 
-func TestWarmupUnusableCacheWarnsAndContinues(t *testing.T) {
+// TestWarmupUnusableCache: an explicit -cache it cannot use is a usage
+// error, with what to do; an unusable default -cache is a warning, and the
+// run goes on in memory.
+func TestWarmupUnusableCache(t *testing.T) {
 	gputest.Open(t)
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))
 	args := append(smallWarmup, "-steps", "1", "-timing", "wall", "-cache", filepath.Join(file, "tune.db"))
 	code, out, errOut := runCmd(t, args...)
+	require.Equal(t, 2, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "streamgate warmup: -cache "+filepath.Join(file, "tune.db")+": ")
+	assert.Contains(t, errOut, "give another -cache, or run with -cache ''\nsee 'streamgate help warmup'\n")
+
+	t.Setenv("XDG_CACHE_HOME", file) // the default -cache is under a file
+	code, out, errOut = runCmd(t, smallWarmup[0], smallWarmup[1], smallWarmup[2], "-steps", "1", "-timing", "wall")
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
-	assert.Contains(t, errOut, "warning: tune: cache")
-	assert.Contains(t, out, "tune cache: none (in memory only)")
+	assert.True(t, strings.HasPrefix(errOut, "streamgate warmup: warning: -cache "+filepath.Join(file, "streamgate", "tune.db")+": "), "stderr:\n%s", errOut)
+	assert.Contains(t, errOut, "; tuning in memory only\n")
+	assert.Contains(t, out, "tune cache: none, in memory only (the default -cache "+filepath.Join(file, "streamgate", "tune.db")+" is not usable)\n")
+	assert.Contains(t, out, "the winners are stored in memory only (the default -cache")
 	assert.Equal(t, 3, strings.Count(out, "(timing: wall)"))
 	assert.Contains(t, out, "CPU check:                 passed")
 }
@@ -119,7 +131,16 @@ func TestUsage(t *testing.T) {
 		{name: "help warmup", args: []string{"help", "warmup"}, code: 0, out: "-steps"},
 		{name: "help unknown", args: []string{"help", "bogus"}, code: 2, err: `unknown command "bogus"`},
 		{name: "bad flag", args: []string{"warmup", "-bogus"}, code: 2, err: "flag provided but not defined"},
-		{name: "-h flag", args: []string{"warmup", "-h"}, code: 0, err: "usage: streamgate warmup"},
+		{name: "-h flag", args: []string{"warmup", "-h"}, code: 0, out: "usage: streamgate warmup"},
+		{name: "-help flag", args: []string{"info", "-help"}, code: 0, out: "usage: streamgate info"},
+		{name: "bad flag is one line", args: []string{"warmup", "-bogus"}, code: 2, err: "streamgate warmup: flag provided but not defined: -bogus\nsee 'streamgate help warmup'\n"},
+		{name: "help tune", args: []string{"help", "tune"}, code: 0, out: "  export   write the tune cache"},
+		{name: "help wgsl", args: []string{"help", "wgsl"}, code: 0, out: "  check    check WGSL files"},
+		{name: "help wgsl check", args: []string{"help", "wgsl", "check"}, code: 0, out: "usage: streamgate wgsl check"},
+		{name: "help tune bogus", args: []string{"help", "tune", "bogus"}, code: 2, err: `unknown subcommand "bogus" of tune`},
+		{name: "tune -h", args: []string{"tune", "-h"}, code: 0, out: "usage: streamgate tune <subcommand>"},
+		{name: "help extra", args: []string{"help", "tune", "export", "extra"}, code: 2, err: "streamgate: help tune export: unexpected arguments: extra\nsee 'streamgate help'\n"},
+		{name: "wgsl alone", args: []string{"wgsl"}, code: 2, err: "streamgate wgsl: missing subcommand: check\nsee 'streamgate help wgsl'\n"},
 		{name: "extra args", args: []string{"info", "extra"}, code: 2, err: "unexpected arguments: extra"},
 		{name: "zero steps", args: []string{"warmup", "-steps", "0"}, code: 2, err: "-steps must be at least 1"},
 		{name: "bad timing", args: []string{"warmup", "-timing", "gpu-ish"}, code: 2, err: "-timing must be auto or wall"},

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -36,14 +35,7 @@ const modelHelp = "By default (-workload model) one step is the forward pass of 
 	"With -replay the warm-up pass is a capture (client.Capture): the step's\n" +
 	"launches compile and are recorded into a graph, executing nothing, its keys\n" +
 	"tuned first; the real pass replays the graph each step (client.Replay), its\n" +
-	"activations fixed (the graph's buffers). With -json:\n" +
-	`  {"workload", "adapter", "cache", "layers", "width", "heads", "seq", "vocab", "steps",` + "\n" +
-	`   "launches_per_step", "warmup_seconds", "warmup_compiles", "candidate_kernels",` + "\n" +
-	`   "measurement_launches", "replay", "launches_captured", "keys", "tuned_keys", "cache_hits", "winners": {key: variant},` + "\n" +
-	`   "real_pass_compiles", "real_pass_buffers_created", "cpu_check", "max_abs_error",` + "\n" +
-	`   "tolerance", "first_step_ms_warm", "first_step_ms_cold", "cold_compiles",` + "\n" +
-	`   "step_ms_median", "step_ms_min", "step_ms_max", "chart"}` + "\n" +
-	"(tuned_keys: measured in this run; cache_hits: found in the tune cache).\n\n"
+	"activations fixed (the graph's buffers).\n\n"
 
 // modelFlags adds the model workload's flags to fs.
 func modelFlags(fs *flag.FlagSet, cfg *warmupConfig) {
@@ -73,45 +65,6 @@ func otherWorkloadFlags(fs *flag.FlagSet, workload string) string {
 	return fmt.Sprintf("%s: not a flag of -workload %s", strings.Join(bad, ", "), workload)
 }
 
-// modelReport is what warmup -json prints for the model workload; its
-// field names are stable.
-type modelReport struct {
-	Workload            string            `json:"workload"`
-	Adapter             string            `json:"adapter"`
-	Cache               string            `json:"cache"`
-	Layers              int               `json:"layers"`
-	Width               int               `json:"width"`
-	Heads               int               `json:"heads"`
-	Seq                 int               `json:"seq"`
-	Vocab               int               `json:"vocab"`
-	Steps               int               `json:"steps"`
-	LaunchesPerStep     int               `json:"launches_per_step"`
-	WarmupSeconds       float64           `json:"warmup_seconds"`
-	WarmupCompiles      int64             `json:"warmup_compiles"`
-	CandidateKernels    int               `json:"candidate_kernels"`
-	MeasurementLaunches uint64            `json:"measurement_launches"`
-	Replay              bool              `json:"replay"`            // -replay: the warm-up captured, the real pass replayed
-	LaunchesCaptured    uint64            `json:"launches_captured"` // -replay: the graph's launches
-	Keys                int               `json:"keys"`              // tunable keys of the step
-	TunedKeys           int               `json:"tuned_keys"`        // keys measured in this run
-	CacheHits           int               `json:"cache_hits"`        // keys found in the tune cache
-	Winners             map[string]string `json:"winners"`           // key → the variant that ran
-	RealPassCompiles    int64             `json:"real_pass_compiles"`
-	RealBuffersCreated  int64             `json:"real_pass_buffers_created"` // GPU buffers made by the real steps after the first
-	CPUCheck            bool              `json:"cpu_check"`
-	MaxAbsError         float64           `json:"max_abs_error"`
-	Tolerance           float64           `json:"tolerance"`
-	FirstStepMsWarm     float64           `json:"first_step_ms_warm"`
-	FirstStepMsCold     float64           `json:"first_step_ms_cold"`
-	ColdCompiles        int64             `json:"cold_compiles"`
-	StepMsMedian        float64           `json:"step_ms_median"` // the steps after the first
-	StepMsMin           float64           `json:"step_ms_min"`
-	StepMsMax           float64           `json:"step_ms_max"`
-	Chart               string            `json:"chart"` // the PNG written; "" for none
-}
-
-func ms(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e6 }
-
 // modelWarmup runs the model workload; see modelHelp. It returns the exit
 // status.
 func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (code int) {
@@ -120,14 +73,26 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		return 1
 	}
 	mc := cfg.model
-	rep := modelReport{Workload: workloadModel, Cache: cfg.cachePath, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
+	// The work runs to its end once started (a tune, a sync); ctx's end
+	// (Ctrl-C) stops it at the next launch boundary.
+	work := context.WithoutCancel(ctx)
+	rep := warmupReport{Workload: workloadModel, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, LaunchesPerStep: mc.Launches(), Winners: map[string]string{}, Replay: cfg.replay}
+	log := newCmdLog("warmup", stderr)
+	cache, cr, err := openTuneCache(cfg.cache, log)
+	if err != nil {
+		return usageFail(stderr, "warmup", "%v", err)
+	}
+	defer cache.Close()
 	if cfg.json {
 		text := stdout
 		stdout = io.Discard
 		defer func() {
-			if code == 0 {
-				code = writeJSON(text, rep)
+			if code == 0 || code == exitInterrupted {
+				rep.Cache = cr.json()
+				if c := writeJSON(text, rep); c != 0 {
+					code = c
+				}
 			}
 		}()
 	}
@@ -144,8 +109,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		mc.Layers, mc.Width, mc.Heads, mc.Seq, mc.Vocab, mc.Launches(), cfg.steps)
 	rep.Adapter = describeAdapter(d.Info())
 	fmt.Fprintf(stdout, "adapter: %s\n", rep.Adapter)
-	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, cfg.cacheURL, stdout, stderr)
-	defer cache.Close()
+	cr.status(stdout)
 
 	weights := decoder.NewWeights(mc)
 	m, err := decoder.NewModel(d, mc, weights, !cfg.replay) // a graph's buffers are fixed: no pool
@@ -165,12 +129,24 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	c := client.New(d, client.WithRegistry(reg))
 	defer c.Close()
 	report, finishProgress := tuneProgress(stderr)
-	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report)}
+	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report), tune.WithLogger(quietLogger)}
 	if cfg.timing == "wall" {
 		opts = append(opts, tune.WithTiming(tune.TimingWall))
 	}
 	tu := tune.New(c, opts...)
-	launch := decoder.Tuned(ctx, tu, c)
+	var tuned []string // the keys measured so far, in order
+	seen := map[string]bool{}
+	launch := tunedLaunch(ctx, tu, c, func(o *decoder.Op, res *tune.Result) {
+		rep.Winners[o.Key] = res.Winner
+		if !seen[o.Key] {
+			seen[o.Key] = true
+			if res.Cached {
+				rep.CacheHits++
+			} else {
+				tuned = append(tuned, o.Key)
+			}
+		}
+	})
 	prev := reg.SetProcessMode(registry.ProcessCompileAndAutotune)
 	defer reg.SetProcessMode(prev)
 
@@ -194,16 +170,21 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		err = m.Step(launch)
 	}
 	finishProgress()
+	if errors.Is(err, errInterrupted) {
+		rep.TunedKeys = len(tuned)
+		return interrupted(stderr, &rep, "in the warm-up pass", tuned, len(tunable), cr)
+	}
 	if err != nil {
 		return fail("warm-up step: %v", err)
 	}
-	if err := c.Sync(ctx); err != nil {
+	if err := c.Sync(work); err != nil {
 		return fail("warm-up sync: %v", err)
 	}
+	rep.CacheHits = 0 // counted again below, with the tables
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
 	printedHit := false
 	for _, o := range tunable {
-		_, res, err := tu.Pick(ctx, o.Tune)
+		_, res, err := tu.Pick(work, o.Tune)
 		if err != nil {
 			return fail("%s: %v", o.Key, err)
 		}
@@ -212,7 +193,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		}
 		fmt.Fprint(stdout, indent(res.Table()))
 		for _, warn := range res.Warnings {
-			fmt.Fprintf(stderr, "streamgate warmup: warning: %s: %s\n", o.Key, warn)
+			log.warnf("%s: %s", o.Key, warn)
 		}
 		if res.Cached {
 			rep.CacheHits++
@@ -225,7 +206,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	// client's counts, not c's: the process totals have both.
 	measured := client.ServiceStats()[d.ServiceID()].Executed
 	rep.WarmupSeconds, rep.WarmupCompiles, rep.MeasurementLaunches = warmTime.Seconds(), warmCompiles, measured
-	rep.LaunchesCaptured = warmStats.Captured
+	rep.LaunchesCaptured, rep.LaunchesDiscarded = warmStats.Captured, warmStats.Discarded
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, rep.CandidateKernels)
 	if cfg.replay {
@@ -234,14 +215,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
 	}
 	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", measured)
-	switch rep.CacheHits {
-	case len(tunable):
-		fmt.Fprintf(stdout, "  tune cache hit for all %d keys: nothing was measured\n", rep.CacheHits)
-	case 0:
-		fmt.Fprintf(stdout, "  tuned %d keys; the winners are stored in the tune cache\n", len(tunable))
-	default:
-		fmt.Fprintf(stdout, "  tune cache hit for %d of %d keys; the others were measured\n", rep.CacheHits, len(tunable))
-	}
+	tuneSummary(stdout, cr, "keys", rep.CacheHits, len(tunable))
 
 	// 2. The real pass.
 	reg.SetProcessMode(registry.ProcessExecute)
@@ -254,6 +228,10 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	times := make([]time.Duration, cfg.steps)
 	var created1 int64
 	for i := range times {
+		if ctx.Err() != nil {
+			stepFigures(&rep, times[:i])
+			return interrupted(stderr, &rep, fmt.Sprintf("in the real pass, after %d of %d steps", i, cfg.steps), nil, len(tunable), cr)
+		}
 		start := time.Now()
 		var err error
 		if cfg.replay {
@@ -264,7 +242,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		if err != nil {
 			return fail("real step %d: %v", i+1, err)
 		}
-		if err := c.Sync(ctx); err != nil {
+		if err := c.Sync(work); err != nil {
 			return fail("real step %d: sync: %v", i+1, err)
 		}
 		times[i] = time.Since(start)
@@ -277,25 +255,20 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	realStats := c.Stats()
 	var winners []string
 	for _, o := range tunable {
-		_, res, err := tu.Pick(ctx, o.Tune) // decided: a map read
+		_, res, err := tu.Pick(work, o.Tune) // decided: a map read
 		if err != nil {
 			return fail("%s: %v", o.Key, err)
 		}
 		rep.Winners[o.Key] = res.Winner
 		winners = append(winners, strings.TrimPrefix(o.Key, "decoder/")+"="+res.Winner)
 	}
-	rep.FirstStepMsWarm = ms(times[0])
-	steady := slices.Clone(times)
-	if len(steady) > 1 {
-		steady = steady[1:]
-	}
-	slices.Sort(steady)
-	rep.StepMsMedian, rep.StepMsMin, rep.StepMsMax = ms(steady[len(steady)/2]), ms(steady[0]), ms(steady[len(steady)-1])
+	stepFigures(&rep, times)
+	steady := len(times) - min(len(times)-1, 1)
 	fmt.Fprintf(stdout, "  winners:                   %s\n", strings.Join(winners, " "))
 	fmt.Fprintf(stdout, "  launches per step:         %d (in all %d steps: executed %d, discarded %d)\n", mc.Launches(),
 		cfg.steps, realStats.Executed-warmStats.Executed, realStats.Discarded-warmStats.Discarded)
 	fmt.Fprintf(stdout, "  first step:                %.2f ms, launch to result\n", rep.FirstStepMsWarm)
-	fmt.Fprintf(stdout, "  steady-state step:         %.2f ms median of %d (min–max %.2f–%.2f)\n", rep.StepMsMedian, len(steady), rep.StepMsMin, rep.StepMsMax)
+	fmt.Fprintf(stdout, "  steady-state step:         %.2f ms median of %d (min–max %.2f–%.2f)\n", rep.StepMsMedian, steady, rep.StepMsMin, rep.StepMsMax)
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (compile stalls avoided: %d pipelines were compiled in warm-up)\n", rep.RealPassCompiles, warmCompiles)
 	if cfg.replay {
 		fmt.Fprintf(stdout, "  replays:                   %d (%d launches each, no per-launch work in Go)\n", realStats.Replays, graph.Len())
@@ -308,7 +281,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	}
 
 	// 3. The CPU check of the last real step.
-	got, err := m.ReadLogits(ctx)
+	got, err := m.ReadLogits(work)
 	if err != nil {
 		return fail("reading the logits: %v", err)
 	}
@@ -324,7 +297,10 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		maxErr, rep.Tolerance, maxRef)
 
 	// 4. The same step in a cold process: a fresh device, no warm-up.
-	cold, coldCompiles, err := coldStep(ctx, cfg.adapter, mc, weights, rep.Winners, want, rep.Tolerance)
+	if ctx.Err() != nil {
+		return interrupted(stderr, &rep, "before the cold step", nil, len(tunable), cr)
+	}
+	cold, coldCompiles, err := coldStep(work, cfg.adapter, mc, weights, rep.Winners, want, rep.Tolerance)
 	if err != nil {
 		return fail("cold step: %v", err)
 	}

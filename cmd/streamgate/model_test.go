@@ -21,13 +21,13 @@ import (
 var smallModel = []string{"warmup", "-layers", "2", "-width", "36", "-heads", "3", "-seq", "9", "-vocab", "50", "-steps", "3"}
 
 // runModel runs the model workload with -json and decodes its report.
-func runModel(t *testing.T, args ...string) modelReport {
+func runModel(t *testing.T, args ...string) warmupReport {
 	t.Helper()
 	code, out, errOut := runCmd(t, append(append(smallModel, "-json"), args...)...)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	t.Log("\n" + out)
 	assert.Equal(t, 1, strings.Count(out, "\n"), "one object, one line: %s", out)
-	var rep modelReport
+	var rep warmupReport
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
 	require.NoError(t, dec.Decode(&rep))

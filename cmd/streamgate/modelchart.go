@@ -22,7 +22,7 @@ import (
 // step, the first step after the warm-up and the steady state's median
 // with its min–max — as bars into dir/model-steps.png and .svg, beside
 // the bench chart. It returns the PNG's path.
-func writeModelChart(dir string, mc decoder.Config, rep modelReport) (string, error) {
+func writeModelChart(dir string, mc decoder.Config, rep warmupReport) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}

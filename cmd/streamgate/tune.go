@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	iofs "io/fs"
-	"log/slog"
 	"os"
 
 	"github.com/streamgate/streamgate/tune"
@@ -60,10 +59,17 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			fmt.Fprintf(stderr, "streamgate tune export: %v\n", err)
 			return 1
 		}
-		if *cachePath == "" && *cacheURL == "" {
-			return fail(errors.New("no -cache and no user cache directory"))
+		if err := checkCacheURL(*cacheURL); err != nil {
+			return usageFail(stderr, "tune export", "%v", err)
 		}
-		log := slog.New(slog.NewTextHandler(stderr, nil))
+		if *cachePath == "" && *cacheURL == "" {
+			if isSet(fs, "cache") {
+				return usageFail(stderr, "tune export", `-cache "" and no -cache-url: nothing to export`)
+			}
+			_, err := tune.DefaultCachePath()
+			return fail(fmt.Errorf("%v: give -cache or -cache-url", err))
+		}
+		log := newCmdLog("tune export", stderr)
 		var local tune.Cache
 		from := *cachePath
 		_, err := os.Stat(*cachePath)
@@ -75,19 +81,32 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 		case errors.Is(err, iofs.ErrNotExist): // the default file: none on this machine
 			local, from = tune.NewMemoryCache(), ""
 		default:
-			c, err := sqlitecache.Open(*cachePath, sqlitecache.WithLogger(log))
+			c, err := sqlitecache.Open(*cachePath, sqlitecache.WithLogger(log.logger()))
+			if err != nil && isSet(fs, "cache") {
+				return usageFail(stderr, "tune export", "%s", cacheAdvice(*cachePath, err))
+			}
 			if err != nil {
-				return fail(err)
+				return fail(errors.New(cacheAdvice(*cachePath, err)))
 			}
 			local = c
 		}
 		c := local
 		var rc *rediscache.Cache
+		redisRep := &cacheReport{}
 		if *cacheURL != "" {
-			if rc, err = openShared(*cacheURL, local, log); err != nil {
+			var openErr error
+			if rc, openErr, err = openRedis(*cacheURL, local, log); err != nil {
 				local.Close()
 				return fail(err)
 			}
+			redisRep.setRedis(*cacheURL, rc, openErr)
+			if openErr != nil {
+				log.warnf("%s", redisRep.redisProblem())
+			}
+			// The command says what the export holds when Redis is down;
+			// it tunes nothing.
+			log.mute("tune: Redis unavailable; Range lists the local cache only")
+			log.mute("tune: Redis unavailable; tuning from the local cache")
 			c = rangeContext{rc, ctx}
 		}
 		defer c.Close()
@@ -114,7 +133,7 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			if from != "" {
 				what = fmt.Sprintf("%d entries, from %s only", n, from)
 			}
-			return fail(fmt.Errorf("%s did not answer: the export holds %s", redacted(*cacheURL), what))
+			return fail(fmt.Errorf("%s: the export holds %s", redisRep.redisProblem(), what))
 		}
 		if rc != nil {
 			from = joinSources(redacted(*cacheURL), from)
@@ -150,8 +169,15 @@ func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			fmt.Fprintf(stderr, "streamgate tune import: %v\n", err)
 			return 1
 		}
+		if err := checkCacheURL(*cacheURL); err != nil {
+			return usageFail(stderr, "tune import", "%v", err)
+		}
 		if *cachePath == "" && *cacheURL == "" {
-			return fail(errors.New("no -cache and no user cache directory"))
+			if isSet(fs, "cache") {
+				return usageFail(stderr, "tune import", `-cache "" and no -cache-url: nowhere to import into`)
+			}
+			_, err := tune.DefaultCachePath()
+			return fail(fmt.Errorf("%v: give -cache or -cache-url", err))
 		}
 		r := stdin
 		if *in != "-" {
@@ -162,23 +188,35 @@ func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			defer f.Close()
 			r = f
 		}
-		log := slog.New(slog.NewTextHandler(stderr, nil))
+		log := newCmdLog("tune import", stderr)
 		var local tune.Cache = tune.NewMemoryCache()
 		if *cachePath != "" {
-			c, err := sqlitecache.Open(*cachePath, sqlitecache.WithLogger(log))
+			c, err := sqlitecache.Open(*cachePath, sqlitecache.WithLogger(log.logger()))
+			if err != nil && isSet(fs, "cache") {
+				return usageFail(stderr, "tune import", "%s", cacheAdvice(*cachePath, err))
+			}
 			if err != nil {
-				return fail(err)
+				return fail(errors.New(cacheAdvice(*cachePath, err)))
 			}
 			local = c
 		}
 		c, into := local, *cachePath
 		var rc *rediscache.Cache
+		redisRep := &cacheReport{}
 		if *cacheURL != "" {
-			var err error
-			if rc, err = openShared(*cacheURL, local, log); err != nil {
+			var err, openErr error
+			if rc, openErr, err = openRedis(*cacheURL, local, log); err != nil {
 				local.Close()
 				return fail(err)
 			}
+			redisRep.setRedis(*cacheURL, rc, openErr)
+			if openErr != nil {
+				log.warnf("%s", redisRep.redisProblem())
+			}
+			// The command says where the entries Redis lacks are; it
+			// tunes nothing.
+			log.mute("tune: closing with stores Redis never got")
+			log.mute("tune: Redis unavailable; tuning from the local cache")
 			c, into = rc, joinSources(redacted(*cacheURL), into)
 		}
 		defer c.Close()
@@ -192,7 +230,7 @@ func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 				if *cachePath != "" {
 					where = "in " + *cachePath + " only"
 				}
-				return fail(fmt.Errorf("%d of %d entries did not reach %s; they are %s", p, n, redacted(*cacheURL), where))
+				return fail(fmt.Errorf("%d of %d entries did not reach Redis (%s); they are %s", p, n, redisRep.redisProblem(), where))
 			}
 		}
 		fmt.Fprintf(stdout, "imported %d entries into %s\n", n, into)

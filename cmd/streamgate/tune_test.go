@@ -108,9 +108,10 @@ func TestTuneUsage(t *testing.T) {
 		{name: "help tune import", args: []string{"help", "tune", "import"}, code: 0, out: "usage: streamgate tune import"},
 		{name: "export -cache-url", args: []string{"help", "tune", "export"}, code: 0, out: "  -cache-url string\n    \ta Redis server that shares tune results with a fleet (as warmup's -cache-url): export its entries"},
 		{name: "import -cache-url", args: []string{"help", "tune", "import"}, code: 0, out: "  -cache-url string\n    \ta Redis server that shares tune results with a fleet (as warmup's -cache-url): store the entries there"},
-		{name: "no cache at all", args: []string{"tune", "import", "-cache", ""}, code: 1, err: "no -cache and no user cache directory"},
+		{name: "no cache at all", args: []string{"tune", "import", "-cache", ""}, code: 2, err: "streamgate tune import: -cache \"\" and no -cache-url: nowhere to import into\n"},
+		{name: "nothing to export", args: []string{"tune", "export", "-cache", ""}, code: 2, err: "streamgate tune export: -cache \"\" and no -cache-url: nothing to export\n"},
 		{name: "no subcommand", args: []string{"tune"}, code: 2, err: "streamgate tune: missing subcommand: export or import"},
-		{name: "unknown subcommand", args: []string{"tune", "bogus"}, code: 2, err: "missing subcommand"},
+		{name: "unknown subcommand", args: []string{"tune", "bogus"}, code: 2, err: "streamgate tune: unknown subcommand \"bogus\": want export or import\nsee 'streamgate help tune'\n"},
 		{name: "no cache file", args: []string{"tune", "export", "-cache", "/nonexistent/tune.db"}, code: 1, err: "no tune cache at /nonexistent/tune.db"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,8 +129,8 @@ func TestTuneImportNotACache(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "notes.txt")
 	require.NoError(t, os.WriteFile(path, []byte("x"), 0o644))
 	code, _, stderr := runCmd(t, "tune", "import", "-cache", path, "-i", os.DevNull)
-	assert.Equal(t, 1, code)
-	assert.Contains(t, stderr, "not a streamgate tune cache")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, stderr, "streamgate tune import: -cache "+path+": not a streamgate tune cache: not an SQLite database (1 bytes); left untouched: give another -cache, move it aside (mv "+path+" "+path+".bad), or run with -cache ''\n")
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.Equal(t, "x", string(b))

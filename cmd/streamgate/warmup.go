@@ -32,51 +32,17 @@ func init() {
 
 // warmupConfig is what the warmup flags set.
 type warmupConfig struct {
-	workload  string // workloadModel or workloadOps
-	shape            // -workload ops
-	model     decoder.Config
-	out       string // directory of the model's chart; "" for none
-	steps     int
-	seed      uint64
-	cachePath string
-	cacheErr  error  // why there is no default cache path, if there is none
-	cacheURL  string // -cache-url: a Redis server shared by a fleet; "" for none
-	timing    string
-	json      bool   // print one JSON object (warmupReport), not the text
-	adapter   string // wgpu.Options.Adapter
-	replay    bool   // -workload model: capture in the warm-up, replay in the real pass
-}
-
-// warmupReport is what warmup -json prints, as one JSON object; its field
-// names are stable.
-type warmupReport struct {
-	Adapter string `json:"adapter"` // the adapter, as describeAdapter formats it
-	Cache   string `json:"cache"`   // the tune cache file asked for; "" for none
-	Warmup  struct {
-		Seconds             float64 `json:"seconds"`
-		PipelinesCompiled   int64   `json:"pipelines_compiled"`
-		CandidateKernels    int     `json:"candidate_kernels"`
-		LaunchesDiscarded   uint64  `json:"launches_discarded"`
-		LaunchesCompiledNow uint64  `json:"launches_compiled_now"`
-		MeasurementLaunches uint64  `json:"measurement_launches"`
-		Ops                 int     `json:"ops"`
-		OpsCached           int     `json:"ops_cached"` // ops whose winner came from the tune cache
-	} `json:"warmup"`
-	Real struct {
-		Steps             int               `json:"steps"`
-		Kernels           map[string]string `json:"kernels"` // op → the winner that ran
-		MeanStepSeconds   float64           `json:"mean_step_seconds"`
-		BestStepSeconds   float64           `json:"best_step_seconds"`
-		LaunchesExecuted  uint64            `json:"launches_executed"`
-		LaunchesDiscarded uint64            `json:"launches_discarded"`
-		PipelinesCompiled int64             `json:"pipelines_compiled"` // 0: the warm-up compiled everything
-	} `json:"real"`
-	Check struct {
-		Passed          bool    `json:"passed"`
-		MatmulMaxError  float64 `json:"matmul_max_error"`
-		SoftmaxMaxError float64 `json:"softmax_max_error"`
-		SumError        float64 `json:"sum_error"`
-	} `json:"check"`
+	workload string // workloadModel or workloadOps
+	shape           // -workload ops
+	model    decoder.Config
+	out      string // directory of the model's chart; "" for none
+	steps    int
+	seed     uint64
+	cache    cacheFlags
+	timing   string
+	json     bool   // print one JSON object (warmupReport), not the text
+	adapter  string // wgpu.Options.Adapter
+	replay   bool   // -workload model: capture in the warm-up, replay in the real pass
 }
 
 func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
@@ -88,14 +54,16 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 		"class. The warm-up pass runs the step once under process mode\n"+
 		"CompileAndAutotune; the real pass runs it -steps times under Execute.\n"+
 		"A second run finds the winners in the tune cache and measures nothing.\n\n"+
-		"With -json it prints one JSON object instead of the text (tune progress\n"+
-		"still goes to stderr); for -workload ops:\n"+
-		`  {"adapter", "cache",`+"\n"+
-		`   "warmup": {"seconds", "pipelines_compiled", "candidate_kernels", "launches_discarded",`+"\n"+
-		`              "launches_compiled_now", "measurement_launches", "ops", "ops_cached"},`+"\n"+
-		`   "real": {"steps", "kernels": {op: winner}, "mean_step_seconds", "best_step_seconds",`+"\n"+
-		`            "launches_executed", "launches_discarded", "pipelines_compiled"},`+"\n"+
-		`   "check": {"passed", "matmul_max_error", "softmax_max_error", "sum_error"}}`)
+		"In a tune table, score is what the tuner ranks by, lowest first:\n"+
+		"(0.75·best + 0.25·median) · (1 + 0.5·IQR/median), so a steady candidate\n"+
+		"can beat one with a lower best and median but a wider spread.\n\n"+
+		warmupJSONHelp+"\n\n"+
+		"Ctrl-C stops the run at the next launch: it says what was tuned and where\n"+
+		"it is stored (with -json, the object so far, \"interrupted\": true) and\n"+
+		"exits 130; a second Ctrl-C exits at once. The exit status is 0 when the\n"+
+		"run and its CPU check pass, 1 when they fail, 2 for a usage error (a\n"+
+		"flag, a malformed -cache-url, an unwritable -out, or an explicit -cache\n"+
+		"that is not a streamgate tune cache).")
 	fs.StringVar(&cfg.workload, "workload", workloadModel, "the step: model (a transformer decoder) or ops (matmul, softmax, sum)")
 	modelFlags(fs, &cfg)
 	fs.IntVar(&cfg.M, "m", 256, "-workload ops: rows of A and C")
@@ -103,40 +71,35 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 	fs.IntVar(&cfg.K, "k", 256, "-workload ops: columns of A, rows of B")
 	fs.IntVar(&cfg.steps, "steps", 20, "steps of the real pass")
 	fs.Uint64Var(&cfg.seed, "seed", 1, "seed of the random weights and inputs")
-	def, err := tune.DefaultCachePath()
-	cfg.cacheErr = err
-	fs.StringVar(&cfg.cachePath, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
-	fs.StringVar(&cfg.cacheURL, "cache-url", "", cacheURLUsage)
+	cfg.cache.add(fs)
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
 	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
+		cfg.cache.parsed(fs)
 		switch {
 		case cfg.steps < 1:
-			fmt.Fprintf(stderr, "streamgate warmup: -steps must be at least 1, got %d\n", cfg.steps)
-			return 2
+			return usageFail(stderr, "warmup", "-steps must be at least 1, got %d", cfg.steps)
 		case cfg.timing != "auto" && cfg.timing != "wall":
-			fmt.Fprintf(stderr, "streamgate warmup: -timing must be auto or wall, got %q\n", cfg.timing)
-			return 2
+			return usageFail(stderr, "warmup", "-timing must be auto or wall, got %q", cfg.timing)
 		case cfg.workload != workloadModel && cfg.workload != workloadOps:
-			fmt.Fprintf(stderr, "streamgate warmup: -workload must be model or ops, got %q\n", cfg.workload)
-			return 2
+			return usageFail(stderr, "warmup", "-workload must be model or ops, got %q", cfg.workload)
 		}
 		if bad := otherWorkloadFlags(fs, cfg.workload); bad != "" {
-			fmt.Fprintf(stderr, "streamgate warmup: %s\n", bad)
-			return 2
+			return usageFail(stderr, "warmup", "%s", bad)
 		}
 		if cfg.workload == workloadModel {
 			cfg.model.Seed = cfg.seed
 			if err := cfg.model.Validate(); err != nil {
-				fmt.Fprintf(stderr, "streamgate warmup: %v\n", err)
-				return 2
+				return usageFail(stderr, "warmup", "%v", err)
+			}
+			if err := checkOutDir("-out", cfg.out); err != nil {
+				return usageFail(stderr, "warmup", "%v", err)
 			}
 			return modelWarmup(ctx, cfg, stdout, stderr)
 		}
 		if cfg.M < 1 || cfg.N < 1 || cfg.K < 1 {
-			fmt.Fprintf(stderr, "streamgate warmup: -m, -n and -k must be positive, got %d, %d, %d\n", cfg.M, cfg.N, cfg.K)
-			return 2
+			return usageFail(stderr, "warmup", "-m, -n and -k must be positive, got %d, %d, %d", cfg.M, cfg.N, cfg.K)
 		}
 		return warmup(ctx, cfg, stdout, stderr)
 	}
@@ -149,13 +112,25 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 		fmt.Fprintf(stderr, "streamgate warmup: "+format+"\n", args...)
 		return 1
 	}
-	var rep warmupReport
+	// The work runs to its end once started (a tune, a sync); ctx's end
+	// (Ctrl-C) stops it at the next launch boundary.
+	work := context.WithoutCancel(ctx)
+	rep := warmupReport{Workload: workloadOps, M: cfg.M, N: cfg.N, K: cfg.K, Steps: cfg.steps, Winners: map[string]string{}}
+	log := newCmdLog("warmup", stderr)
+	cache, cr, err := openTuneCache(cfg.cache, log)
+	if err != nil {
+		return usageFail(stderr, "warmup", "%v", err)
+	}
+	defer cache.Close()
 	if cfg.json {
 		text := stdout
 		stdout = io.Discard
 		defer func() {
-			if code == 0 {
-				code = writeJSON(text, rep)
+			if code == 0 || code == exitInterrupted {
+				rep.Cache = cr.json()
+				if c := writeJSON(text, rep); c != 0 {
+					code = c
+				}
 			}
 		}()
 	}
@@ -171,15 +146,15 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	fmt.Fprintf(stdout, "streamgate warmup: C = A·B (%d×%d · %d×%d), row softmax of C, sum of the softmax; %d real steps\n",
 		cfg.M, cfg.K, cfg.K, cfg.N, cfg.steps)
 	fmt.Fprintf(stdout, "adapter: %s\n", describeAdapter(d.Info()))
-	rep.Adapter, rep.Cache = describeAdapter(d.Info()), cfg.cachePath
-	cache := openTuneCache(cfg.cachePath, cfg.cacheErr, cfg.cacheURL, stdout, stderr)
-	defer cache.Close()
+	rep.Adapter = describeAdapter(d.Info())
+	cr.status(stdout)
 
 	w, a, b, err := newWorkload(d, cfg.shape, cfg.seed)
 	if err != nil {
 		return fail("%v", err)
 	}
 	defer w.release()
+	rep.Keys, rep.CandidateKernels = len(w.ops), w.kernels
 
 	// The program's own client and tuner, on the process's registry: the
 	// way a production program uses streamgate.
@@ -187,7 +162,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	c := client.New(d, client.WithRegistry(reg))
 	defer c.Close()
 	report, finishProgress := tuneProgress(stderr)
-	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report)}
+	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report), tune.WithLogger(quietLogger)}
 	if cfg.timing == "wall" {
 		opts = append(opts, tune.WithTiming(tune.TimingWall))
 	}
@@ -201,10 +176,27 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	compiles0, start := d.Stats().Compiles, time.Now()
 	results, err := w.step(ctx, tu)
 	finishProgress()
+	for i, res := range results {
+		if res.Cached {
+			rep.CacheHits++
+		} else {
+			rep.TunedKeys++
+		}
+		rep.Winners[w.ops[i].tune.Key] = res.Winner
+	}
+	if errors.Is(err, errInterrupted) {
+		var keys []string
+		for i, res := range results {
+			if !res.Cached {
+				keys = append(keys, w.ops[i].tune.Key)
+			}
+		}
+		return interrupted(stderr, &rep, "in the warm-up pass", keys, len(w.ops), cr)
+	}
 	if err != nil {
 		return fail("warm-up step: %v", err)
 	}
-	if err := c.Sync(ctx); err != nil {
+	if err := c.Sync(work); err != nil {
 		return fail("warm-up sync: %v", err)
 	}
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
@@ -216,29 +208,20 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 		}
 		fmt.Fprint(stdout, indent(res.Table()))
 		for _, warn := range res.Warnings {
-			fmt.Fprintf(stderr, "streamgate warmup: warning: %s: %s\n", o.tune.Key, warn)
+			log.warnf("%s: %s", o.tune.Key, warn)
 		}
 		if res.Cached {
 			cached++
 		}
 	}
-	rep.Warmup.Seconds = warmTime.Seconds()
-	rep.Warmup.PipelinesCompiled, rep.Warmup.CandidateKernels = warmCompiles, w.kernels
-	rep.Warmup.LaunchesDiscarded, rep.Warmup.LaunchesCompiledNow = warmStats.Discarded, warmStats.CompiledNow
-	rep.Warmup.MeasurementLaunches = warmStats.Executed
-	rep.Warmup.Ops, rep.Warmup.OpsCached = len(w.ops), cached
+	rep.WarmupSeconds, rep.WarmupCompiles = warmTime.Seconds(), warmCompiles
+	rep.LaunchesDiscarded, rep.MeasurementLaunches = warmStats.Discarded, warmStats.Executed
+	rep.LaunchesPerStep = int(warmStats.Discarded)
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, w.kernels)
 	fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
 	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", warmStats.Executed)
-	switch cached {
-	case len(w.ops):
-		fmt.Fprintf(stdout, "  tune cache hit for all %d ops: nothing was measured\n", cached)
-	case 0:
-		fmt.Fprintf(stdout, "  tuned %d ops; the winners are stored in the tune cache\n", len(w.ops))
-	default:
-		fmt.Fprintf(stdout, "  tune cache hit for %d of %d ops; the others were measured\n", cached, len(w.ops))
-	}
+	tuneSummary(stdout, cr, "ops", cached, len(w.ops))
 
 	// 2. The real pass.
 	reg.SetProcessMode(registry.ProcessExecute)
@@ -246,15 +229,20 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	compiles1 := d.Stats().Compiles
 	var total, best time.Duration
 	var ran []*tune.Result
+	times := make([]time.Duration, 0, cfg.steps)
 	for i := range cfg.steps {
+		if ctx.Err() != nil {
+			return interrupted(stderr, &rep, fmt.Sprintf("in the real pass, after %d of %d steps", i, cfg.steps), nil, len(w.ops), cr)
+		}
 		start := time.Now()
-		if ran, err = w.step(ctx, tu); err != nil {
+		if ran, err = w.step(work, tu); err != nil {
 			return fail("real step %d: %v", i+1, err)
 		}
-		if err := c.Sync(ctx); err != nil {
+		if err := c.Sync(work); err != nil {
 			return fail("real step %d: sync: %v", i+1, err)
 		}
 		dt := time.Since(start)
+		times = append(times, dt)
 		total += dt
 		if i == 0 || dt < best {
 			best = dt
@@ -263,16 +251,11 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	realCompiles := d.Stats().Compiles - compiles1
 	realStats := c.Stats()
 	var winners []string
-	rep.Real.Kernels = map[string]string{}
 	for i, o := range w.ops {
 		winners = append(winners, o.name+"="+ran[i].Ran)
-		rep.Real.Kernels[o.name] = ran[i].Ran
 	}
-	rep.Real.Steps = cfg.steps
-	rep.Real.MeanStepSeconds, rep.Real.BestStepSeconds = (total / time.Duration(cfg.steps)).Seconds(), best.Seconds()
-	rep.Real.LaunchesExecuted = realStats.Executed - warmStats.Executed
-	rep.Real.LaunchesDiscarded = realStats.Discarded - warmStats.Discarded
-	rep.Real.PipelinesCompiled = realCompiles
+	rep.RealPassCompiles = realCompiles
+	stepFigures(&rep, times)
 	fmt.Fprintf(stdout, "  kernels:                   %s\n", strings.Join(winners, " "))
 	fmt.Fprintf(stdout, "  time per step:             %v (mean of %d; best %v), launch to result\n",
 		(total / time.Duration(cfg.steps)).Round(time.Microsecond), cfg.steps, best.Round(time.Microsecond))
@@ -285,15 +268,15 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	}
 
 	// 3. The CPU check of the last real step.
-	gotC, err := wgpu.Read[float32](ctx, w.c, 0, int(w.c.Size()/4))
+	gotC, err := wgpu.Read[float32](work, w.c, 0, int(w.c.Size()/4))
 	if err != nil {
 		return fail("reading C: %v", err)
 	}
-	gotS, err := wgpu.Read[float32](ctx, w.s, 0, int(w.s.Size()/4))
+	gotS, err := wgpu.Read[float32](work, w.s, 0, int(w.s.Size()/4))
 	if err != nil {
 		return fail("reading S: %v", err)
 	}
-	gotSum, err := wgpu.Read[float32](ctx, w.out, 0, int(w.out.Size()/4))
+	gotSum, err := wgpu.Read[float32](work, w.out, 0, int(w.out.Size()/4))
 	if err != nil {
 		return fail("reading the sum: %v", err)
 	}
@@ -304,8 +287,9 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 		fmt.Fprintf(stdout, "  CPU check:                 FAILED\n")
 		return fail("CPU check failed:\n%v", err)
 	}
-	rep.Check.Passed = true
-	rep.Check.MatmulMaxError, rep.Check.SoftmaxMaxError, rep.Check.SumError = mmErr, smErr, sumErr
+	rep.CPUCheck = true
+	rep.MatmulMaxError, rep.SoftmaxMaxError, rep.SumError = mmErr, smErr, sumErr
+	rep.MaxAbsError = max(mmErr, smErr, sumErr)
 	fmt.Fprintf(stdout, "  CPU check:                 passed (matmul max error %.2g, softmax max error %.2g, sum %.7g error %.2g)\n",
 		mmErr, smErr, gotSum[0], sumErr)
 	return 0

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/streamgate/streamgate/wgpu"
 	"github.com/streamgate/streamgate/wgpu/wgsl"
@@ -74,9 +75,23 @@ flags:
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		files := fs.Args()
 		if len(files) == 0 {
-			fmt.Fprintln(stderr, "streamgate wgsl check: no files")
-			fs.Usage()
-			return 2
+			return usageFail(stderr, "wgsl check", "no files")
+		}
+		for _, f := range files {
+			if len(f) > 1 && f[0] == '-' {
+				if _, err := os.Stat(f); err != nil {
+					return usageFail(stderr, "wgsl check", "%s after a file: the flags go before the files (streamgate wgsl check [flags] FILE...)", strings.SplitN(f, "=", 2)[0])
+				}
+			}
+		}
+		c := wgslChecker{constants: consts, lowered: *lowered, used: map[string]bool{}, sources: map[string]string{}, modules: map[string]*wgsl.Module{}}
+		for _, f := range files {
+			c.load(f)
+		}
+		for _, k := range slices.Sorted(maps.Keys(consts)) {
+			if !c.used[k] {
+				return usageFail(stderr, "wgsl check", "-D %s: no file declares override %s", k, k)
+			}
 		}
 		var lim wgpu.Limits // WebGPU's defaults
 		if *device || *adapter != "" {
@@ -88,7 +103,7 @@ flags:
 			lim = d.Limits()
 			d.Close()
 		}
-		c := wgslChecker{constants: consts, lowered: *lowered, limits: lim, used: map[string]bool{}}
+		c.limits = lim
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false) // array<f32>, not array\u003cf32\u003e
 		code := 0
@@ -106,12 +121,6 @@ flags:
 			}
 			if ctx.Err() != nil {
 				return 1
-			}
-		}
-		for _, k := range slices.Sorted(maps.Keys(consts)) {
-			if !c.used[k] {
-				fmt.Fprintf(stderr, "streamgate wgsl check: -D %s: no file declares override %s\n", k, k)
-				code = 1
 			}
 		}
 		return code
@@ -163,10 +172,32 @@ func (c constantsFlag) Set(s string) error {
 // wgslChecker checks files with one set of flags. It is not safe for
 // concurrent use.
 type wgslChecker struct {
-	constants map[string]float64 // -D, for every file that declares them
-	lowered   bool               // -lowered
-	limits    wgpu.Limits        // zero: WebGPU's defaults
-	used      map[string]bool    // the -D keys some file declared
+	constants map[string]float64      // -D, for every file that declares them
+	lowered   bool                    // -lowered
+	limits    wgpu.Limits             // zero: WebGPU's defaults
+	used      map[string]bool         // the -D keys some file declared
+	sources   map[string]string       // each file's source, read by load
+	modules   map[string]*wgsl.Module // each file's parse, nil when it does not parse
+}
+
+// load reads and parses file, if it can, for check, and notes the -D keys
+// it declares used (all of them for a file that does not read or parse:
+// its check reports why).
+func (c *wgslChecker) load(file string) {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		c.constantsFor(nil)
+		return
+	}
+	c.sources[file] = string(src)
+	lim := wgsl.DefaultLimits() // only the declarations matter here
+	lim.MaxBindings, lim.MaxWorkgroupBytes, lim.MaxPrivateBytes = 0, 1<<30, 1<<30
+	m, err := wgsl.Parse(string(src), lim)
+	if err != nil {
+		m = nil
+	}
+	c.modules[file] = m
+	c.constantsFor(m)
 }
 
 // fileReport is the result of checking one file; it is also its -json
@@ -198,19 +229,44 @@ type bindingJSON struct {
 	MinSize uint64 `json:"min_size"`
 }
 
-// check reads and checks file.
+// check checks file, which load read.
 func (c *wgslChecker) check(ctx context.Context, file string) *fileReport {
 	r := &fileReport{File: file, EntryPoints: []entryPointJSON{}}
-	src, err := os.ReadFile(file)
-	if err != nil {
+	src, ok := c.sources[file]
+	if !ok {
+		_, err := os.ReadFile(file)
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
+		if err == nil {
+			err = errors.New("changed while it was checked")
+		}
 		r.Error = err.Error()
 		return r
 	}
-	info, err := wgpu.CheckModule(ctx, string(src), c.constantsFor(string(src)), c.limits)
+	m := c.modules[file]
+	consts := c.constantsFor(m)
+	if m != nil {
+		for _, o := range m.Overrides {
+			if o.HasDefault {
+				continue
+			}
+			if _, ok := consts[o.Name]; ok {
+				continue
+			}
+			if _, ok := consts[strconv.FormatUint(uint64(o.ID), 10)]; o.HasID && ok {
+				continue
+			}
+			// The library's message names its option (WithConstants):
+			// say it with the command's flag, at the declaration.
+			r.ErrorType = wgpu.ErrorTypeValidation.String()
+			r.Line, r.Column = lineCol(src, o.Decl.Start)
+			r.Error = fmt.Sprintf("override %s has no default: give it a value with -D %s=…", o.Name, o.Name)
+			return r
+		}
+	}
+	info, err := wgpu.CheckModule(ctx, src, consts, c.limits)
 	if err != nil {
 		r.setError(err)
 		return r
@@ -229,18 +285,15 @@ func (c *wgslChecker) check(ctx context.Context, file string) *fileReport {
 	return r
 }
 
-// constantsFor returns the -D constants that src declares an override
-// for, by name or @id, and notes them used. A source that does not parse
-// gets them all, each noted used since it may declare it: its check then
-// reports why it does not parse.
-func (c *wgslChecker) constantsFor(src string) map[string]float64 {
+// constantsFor returns the -D constants that m declares an override for,
+// by name or @id, and notes them used. A source that does not parse (m
+// nil) gets them all, each noted used since it may declare it: its check
+// then reports why it does not parse.
+func (c *wgslChecker) constantsFor(m *wgsl.Module) map[string]float64 {
 	if len(c.constants) == 0 {
 		return nil
 	}
-	lim := wgsl.DefaultLimits() // only the declarations matter here
-	lim.MaxBindings, lim.MaxWorkgroupBytes, lim.MaxPrivateBytes = 0, 1<<30, 1<<30
-	m, err := wgsl.Parse(src, lim)
-	if err != nil {
+	if m == nil {
 		for k := range c.constants {
 			c.used[k] = true
 		}
@@ -260,6 +313,15 @@ func (c *wgslChecker) constantsFor(src string) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// lineCol returns the 1-based line and column (in characters) of byte
+// offset off of src.
+func lineCol(src string, off int) (line, col int) {
+	off = min(max(off, 0), len(src))
+	before := src[:off]
+	line = strings.Count(before, "\n") + 1
+	return line, utf8.RuneCountInString(before[strings.LastIndexByte(before, '\n')+1:]) + 1
 }
 
 // position matches the position that starts an error message:

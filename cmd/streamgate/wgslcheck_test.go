@@ -28,6 +28,19 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 @compute @workgroup_size(1)
 fn main() { out[0] = 1.0 + undefined_name; }
 `
+	// parenWGSL leaves the ( at line 4, column 10 unclosed; an if ( follows.
+	// (Two literals: wgpu/wgsl's TestRepoKernels parses every one that
+	// holds a kernel, and this one is bad on purpose.)
+	parenWGSL = `@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(1)
+` + `fn main() {
+	let a = (1.0 + 2.0;
+	out[0] = a;
+	if (a > 1.0) {
+		out[1] = 2.0;
+	}
+}
+`
 	// overrideWGSL needs a value for WG; T has a default and sizes a
 	// workgroup array.
 	overrideWGSL = `override WG: u32;
@@ -55,8 +68,9 @@ func writeWGSL(t *testing.T, files map[string]string) string {
 }
 
 func TestWGSLCheck(t *testing.T) {
-	dir := writeWGSL(t, map[string]string{"add.wgsl": addWGSL, "bad.wgsl": badWGSL, "override.wgsl": overrideWGSL})
+	dir := writeWGSL(t, map[string]string{"add.wgsl": addWGSL, "bad.wgsl": badWGSL, "override.wgsl": overrideWGSL, "paren.wgsl": parenWGSL})
 	add, bad, over := filepath.Join(dir, "add.wgsl"), filepath.Join(dir, "bad.wgsl"), filepath.Join(dir, "override.wgsl")
+	paren := filepath.Join(dir, "paren.wgsl")
 	missing := filepath.Join(dir, "missing.wgsl")
 	for _, tc := range []struct {
 		name       string
@@ -98,7 +112,7 @@ func TestWGSLCheck(t *testing.T) {
 			name:   "override without a value",
 			args:   []string{over},
 			code:   1,
-			stderr: []string{over + ": override WG has no default"},
+			stderr: []string{over + ":1:1: override WG has no default: give it a value with -D WG=…\n"},
 		},
 		{
 			name:       "override set by -D",
@@ -113,11 +127,29 @@ func TestWGSLCheck(t *testing.T) {
 			emptyError: true,
 		},
 		{
-			name:   "-D that no file declares",
-			args:   []string{"-D", "WG=16", "-D", "NOPE=1", over},
+			name:      "-D that no file declares",
+			args:      []string{"-D", "WG=16", "-D", "NOPE=1", over},
+			code:      2, // a usage error, found before any file is checked
+			notStdout: []string{"@workgroup_size"},
+			stderr:    []string{"streamgate wgsl check: -D NOPE: no file declares override NOPE\nsee 'streamgate help wgsl check'\n"},
+		},
+		{
+			name:      "a flag after a file",
+			args:      []string{over, "-D", "WG=2"},
+			code:      2,
+			notStdout: []string{over},
+			stderr:    []string{"streamgate wgsl check: -D after a file: the flags go before the files (streamgate wgsl check [flags] FILE...)\n"},
+		},
+		{
+			name:   "override set by @id",
+			args:   []string{"-D", "7=3", "-D", "WG=4", over},
+			stdout: []string{"@workgroup_size(4, 1, 1)"},
+		},
+		{
+			name:   "unclosed bracket at the bracket",
+			args:   []string{paren},
 			code:   1,
-			stdout: []string{"@workgroup_size(16, 1, 1)"},
-			stderr: []string{"-D NOPE: no file declares override NOPE"},
+			stderr: []string{paren + ":4:10: unclosed \"(\"\n"},
 		},
 		{
 			name:   "-D past a device limit",
@@ -142,7 +174,7 @@ func TestWGSLCheck(t *testing.T) {
 			},
 			emptyError: true,
 		},
-		{name: "no files", code: 2, stderr: []string{"no files", "usage: streamgate wgsl check [flags] FILE..."}},
+		{name: "no files", code: 2, stderr: []string{"streamgate wgsl check: no files\nsee 'streamgate help wgsl check'\n"}},
 		{name: "bad -D", args: []string{"-D", "WG", over}, code: 2, stderr: []string{`invalid value "WG" for flag -D`}},
 		{name: "bad -D value", args: []string{"-D", "WG=lots", over}, code: 2, stderr: []string{`"lots" is not a number`}},
 	} {

@@ -247,3 +247,33 @@ func fnChain(n int) string {
 	b.WriteString("fn f" + itoa(n) + "() {}\n")
 	return b.String()
 }
+
+// TestIssue31_UnclosedBracketPosition: an unclosed bracket is reported
+// where it opens, not at a later bracket of the same kind nor at the
+// closer of an outer one.
+func TestIssue31_UnclosedBracketPosition(t *testing.T) {
+	tests := []struct {
+		name      string
+		src       string
+		line, col int
+		want      string
+	}{
+		{"before an if", "fn f() {\n\tlet a = (1.0 + 2.0;\n\tif (a > 1.0) {\n\t}\n}\n", 2, 10, `unclosed "("`},
+		{"in a call", "fn g(x: f32) -> f32 { return x; }\nfn f() {\n\tlet a = g((1.0);\n\tif (a > 1.0) {}\n}\n", 3, 11, `unclosed "("`}, // g( is the open one,
+		{"at the end", "fn f() {\n\tif (true) {}\n\tlet a = [", 3, 10, `unclosed "["`},
+		{"brace at the end", "fn f() {\n\tif (true) {}\n", 1, 8, `unclosed "{"`},
+		{"stray closer", "fn f() { ] }", 1, 10, `unexpected "]"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := wgsl.Parse(tc.src, wgsl.DefaultLimits())
+			var e *wgsl.Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Parse(%q) = %v, want a *wgsl.Error", tc.src, err)
+			}
+			if e.Line != tc.line || e.Column != tc.col || !strings.Contains(e.Msg, tc.want) {
+				t.Errorf("Parse(%q) = %v, want %d:%d: %s", tc.src, err, tc.line, tc.col, tc.want)
+			}
+		})
+	}
+}

@@ -49,6 +49,7 @@ type pendingTmpl struct {
 type open struct {
 	ch   byte
 	elif int
+	pos  int // the bracket's byte offset
 }
 
 // lexer turns source text into tokens, enforcing the nesting and expression
@@ -270,13 +271,9 @@ func (lx *lexer) run() error {
 		}
 	}
 	if len(lx.stack) > 0 {
-		// Report the innermost unclosed bracket.
-		for k := len(lx.toks) - 1; k >= 0; k-- {
-			if t := lx.toks[k]; t.kind == tkPunct && t.text == string(lx.stack[len(lx.stack)-1].ch) {
-				return lx.errf(t.pos, "unclosed %q", t.text)
-			}
-		}
-		return lx.errf(len(src), "unclosed %q", string(lx.stack[len(lx.stack)-1].ch))
+		// Report the innermost unclosed bracket, where it opens.
+		o := lx.stack[len(lx.stack)-1]
+		return lx.errf(o.pos, "unclosed %q", string(o.ch))
 	}
 	lx.toks = append(lx.toks, token{kind: tkEOF, pos: len(src)})
 	return nil
@@ -336,7 +333,7 @@ func (lx *lexer) account(tok *token, off int, expectOperand *bool) error {
 	*expectOperand = true
 	switch t {
 	case "(", "[", "{":
-		lx.stack = append(lx.stack, open{ch: t[0]})
+		lx.stack = append(lx.stack, open{ch: t[0], pos: off})
 		if err := lx.checkNesting(off); err != nil {
 			return err
 		}
@@ -356,6 +353,14 @@ func (lx *lexer) account(tok *token, off int, expectOperand *bool) error {
 			want = '{'
 		}
 		if len(lx.stack) == 0 || lx.stack[len(lx.stack)-1].ch != want {
+			// A bracket that an outer one closes is the one left open;
+			// otherwise the closer has no opener.
+			for k := len(lx.stack) - 2; k >= 0; k-- {
+				if lx.stack[k].ch == want {
+					o := lx.stack[len(lx.stack)-1]
+					return lx.errf(o.pos, "unclosed %q", string(o.ch))
+				}
+			}
 			return lx.errf(off, "unexpected %q", t)
 		}
 		lx.elifSum -= lx.stack[len(lx.stack)-1].elif
