@@ -244,7 +244,7 @@ func TestTreeErrors(t *testing.T) {
 		{"let x = 1;", "1:1: expected a declaration, found \"let\""},
 		{"fn f() { loop { continuing { } s = 1; } }", "1:32: expected '}' after the continuing block"},
 		{"fn f() { for (var i = 0; i < 2; var j = 1) {} }", "1:33: a for statement's update cannot declare"},
-		{"fn f() { if x { }", "1:15: unclosed \"{\""},
+		{"fn f() { if x { }", "1:8: unclosed \"{\""},
 		{"fn f() { if x { } else }", "1:24: expected \"{\", found \"}\""},
 	} {
 		_, err := wgsl.ParseFile(tc.src, wgsl.Limits{})
