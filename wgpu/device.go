@@ -17,6 +17,7 @@ package wgpu
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/cgo"
 	"sync"
 	"sync/atomic"
@@ -24,6 +25,7 @@ import (
 	"github.com/puzpuzpuz/xsync/v3"
 
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/wgpu/internal/naga"
 )
 
 // Device is one WebGPU device and its queue, reached through logical
@@ -45,6 +47,11 @@ type Device struct {
 	limits   Limits        // written once
 	hasTS    bool          // written once: the timestamp feature is on
 	maxBatch int           // written once
+	workers  int           // written once: Options.CompileWorkers, or GOMAXPROCS
+
+	// compileSem holds a token per driver half of a CompileAsync running
+	// (kernel.go's startDriver): at most workers at once.
+	compileSem chan struct{}
 
 	inst    nInstance // written once; released by Close
 	adapter nAdapter  // written once; released by Close
@@ -88,10 +95,14 @@ type Device struct {
 	bindGroups map[bgKey]*bindGroup // guarded by bgMu
 	mu         sync.Mutex           // guards buffers
 	buffers    map[*Buffer]struct{} // guarded by mu: live buffers
-	stageMu    sync.Mutex           // guards staging
-	staging    stagingPool          // guarded by stageMu: idle and draining staging buffers
-	poolMu     sync.Mutex           // guards temp
-	temp       tempPool             // guarded by poolMu: recycled buffers for TempBuffer
+	// failedFronts are pipelines whose driver half failed after their
+	// front half was handed out: their bind group layouts are released by
+	// Close (a launch may have made bind groups from them).
+	failedFronts []*pipeline // guarded by mu
+	stageMu      sync.Mutex  // guards staging
+	staging      stagingPool // guarded by stageMu: idle and draining staging buffers
+	poolMu       sync.Mutex  // guards temp
+	temp         tempPool    // guarded by poolMu: recycled buffers for TempBuffer
 
 	buffersCreated atomic.Int64 // buffers NewBuffer created
 
@@ -159,6 +170,12 @@ func Open(opts Options) (*Device, error) {
 	if d.maxBatch <= 0 {
 		d.maxBatch = DefaultMaxBatch
 	}
+	d.workers = opts.CompileWorkers
+	if d.workers <= 0 {
+		d.workers = runtime.GOMAXPROCS(0)
+	}
+	d.compileSem = make(chan struct{}, d.workers)
+	naga.Reserve(d.workers)
 	track(d) // observe.go: Devices
 	return d, nil
 }
@@ -246,15 +263,27 @@ func (d *Device) Close() error {
 	}
 	d.bgMu.Unlock()
 	d.pipelines.Range(func(k [32]byte, p *pipeline) bool {
-		// A compile holds life while it builds, so each entry is either
-		// done or has not started (and will fail with ErrClosed).
+		// A compile holds life while it builds either half, so each entry
+		// is done, or has its front half only (and its driver half will
+		// fail with ErrClosed), or has not started (and will fail so).
 		select {
 		case <-p.done:
 			p.release()
 		default:
+			select {
+			case <-p.front:
+				p.releaseFront()
+			default:
+			}
 		}
 		return true
 	})
+	d.mu.Lock()
+	for _, p := range d.failedFronts {
+		p.releaseFront()
+	}
+	d.failedFronts = nil
+	d.mu.Unlock()
 	for i := range d.recent {
 		d.recent[i].Store(nil)
 	}
