@@ -7,7 +7,7 @@ package wgpu
 //	Device.life (RW: every call reads it; Close and Buffer.Release write it)
 //	  stream.mu (one stream's pending work; never two at once)
 //	    Device.bgMu, Buffer.mu, Device.mu, Device.scopeMu, Device.stageMu,
-//	    Device.poolMu, Device.retired.mu (leaves: nothing is taken under them
+//	    Device.poolMu, Device.retired.mu, Device.compileMu (leaves: nothing is taken under them
 //	    but the stream map's own bucket locks)
 //
 // A call enters through Device.enter (leave, err := d.enter(op); defer
@@ -21,6 +21,7 @@ import (
 	"runtime/cgo"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
 
@@ -110,10 +111,17 @@ type Device struct {
 	// graph whose last check saw the same epoch skips checking its buffers.
 	bufEpoch atomic.Uint64
 
-	closeHook  func(*Device) // written once (tests): runs in Close before the device is released
-	handle     cgo.Handle    // written once: d, for the uncaptured-error callback; deleted by Close
-	compiles   atomic.Int64  // pipelines built (tests read it)
-	skipChecks bool          // written once (tests): Launch skips the front-end's size and usage checks
+	closeHook func(*Device) // written once (tests): runs in Close before the device is released
+	handle    cgo.Handle    // written once: d, for the uncaptured-error callback; deleted by Close
+	compiles  atomic.Int64  // pipelines built (tests read it)
+
+	// The compile clock (kernel.go's compileBegin, compileEnd): the time
+	// some compile was in progress.
+	compileMu     sync.Mutex    // a leaf
+	compileActive int           // guarded by compileMu: builds in progress
+	compileSince  time.Time     // guarded by compileMu: when compileActive last became nonzero
+	compileBusy   time.Duration // guarded by compileMu: the time compileActive was nonzero, until compileSince
+	skipChecks    bool          // written once (tests): Launch skips the front-end's size and usage checks
 }
 
 var (
@@ -127,7 +135,9 @@ var (
 // adapter's limits and, unless disabled, the timestamp-query feature when
 // the adapter has it. When no adapter fits it returns an error matching
 // [ErrNoAdapter]. It first makes sure XDG_RUNTIME_DIR is usable (see the
-// package documentation).
+// package documentation). It starts the WGSL lowering's sandbox in the
+// background, once per process, so that the first compile need not wait
+// for all of its start.
 func Open(opts Options) (*Device, error) {
 	prepareRuntimeDir()
 	inst, adapter, err := requestAdapter(opts)
@@ -176,6 +186,10 @@ func Open(opts Options) (*Device, error) {
 	}
 	d.compileSem = make(chan struct{}, d.workers)
 	naga.Reserve(d.workers)
+	// Every compile lowers its kernel in the naga sandbox, whose start (tens
+	// of milliseconds) would otherwise fall on the first compile: start it
+	// now, beside whatever the program does before it compiles.
+	naga.Prestart()
 	track(d) // observe.go: Devices
 	return d, nil
 }

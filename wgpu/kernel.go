@@ -227,7 +227,9 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 	np := newPipeline(k)
 	p, loaded := d.pipelines.LoadOrStore(key, np)
 	if !loaded {
+		d.compileBegin()
 		d.build(np, k)
+		d.compileEnd()
 		if np.err == nil && !d.closed.Load() {
 			d.indexKernel(k, np) // a later launch, or Compiled, finds it by pointer
 		}
@@ -272,7 +274,9 @@ func (d *Device) frontFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error)
 		np := newPipeline(k)
 		var loaded bool
 		if p, loaded = d.pipelines.LoadOrStore(key, np); !loaded {
+			d.compileBegin()
 			if err := d.buildFront(np, k); err != nil {
+				d.compileEnd()
 				return nil, err
 			}
 			d.startDriver(np, k)
@@ -420,6 +424,7 @@ func (d *Device) buildFront(p *pipeline, k *gpu.Kernel) (err error) {
 // until Close.
 func (d *Device) startDriver(p *pipeline, k *gpu.Kernel) {
 	go func() {
+		defer d.compileEnd() // after done closes
 		d.compileSem <- struct{}{}
 		defer func() { <-d.compileSem }()
 		defer close(p.done)
@@ -445,6 +450,37 @@ func (d *Device) startDriver(p *pipeline, k *gpu.Kernel) {
 			d.indexKernel(k, p)
 		}
 	}()
+}
+
+// compileBegin and compileEnd bracket a pipeline's build on the compile
+// clock (Stats.CompileTime).
+func (d *Device) compileBegin() {
+	d.compileMu.Lock()
+	defer d.compileMu.Unlock()
+	if d.compileActive == 0 {
+		d.compileSince = time.Now()
+	}
+	d.compileActive++
+}
+
+func (d *Device) compileEnd() {
+	d.compileMu.Lock()
+	defer d.compileMu.Unlock()
+	d.compileActive--
+	if d.compileActive == 0 {
+		d.compileBusy += time.Since(d.compileSince)
+	}
+}
+
+// compileTime reads the compile clock.
+func (d *Device) compileTime() time.Duration {
+	d.compileMu.Lock()
+	defer d.compileMu.Unlock()
+	t := d.compileBusy
+	if d.compileActive > 0 {
+		t += time.Since(d.compileSince)
+	}
+	return t
 }
 
 // withKernel names k in a compile's error.

@@ -38,7 +38,7 @@ const modelHelp = "By default (-workload model) one step is the forward pass of 
 	"tuned first; the real pass replays the graph each step (client.Replay), its\n" +
 	"activations fixed (the graph's buffers). With -json:\n" +
 	`  {"workload", "adapter", "cache", "layers", "width", "heads", "seq", "vocab", "steps",` + "\n" +
-	`   "launches_per_step", "warmup_seconds", "warmup_compiles", "candidate_kernels",` + "\n" +
+	`   "launches_per_step", "warmup_seconds", "warmup_compiles", "warmup_compile_ms", "compile_workers", "candidate_kernels",` + "\n" +
 	`   "measurement_launches", "replay", "launches_captured", "keys", "tuned_keys", "cache_hits", "winners": {key: variant},` + "\n" +
 	`   "real_pass_compiles", "real_pass_buffers_created", "cpu_check", "max_abs_error",` + "\n" +
 	`   "tolerance", "first_step_ms_warm", "first_step_ms_cold", "cold_compiles",` + "\n" +
@@ -88,6 +88,8 @@ type modelReport struct {
 	LaunchesPerStep     int               `json:"launches_per_step"`
 	WarmupSeconds       float64           `json:"warmup_seconds"`
 	WarmupCompiles      int64             `json:"warmup_compiles"`
+	WarmupCompileMs     float64           `json:"warmup_compile_ms"` // the warm-up's wgpu.Stats.CompileTime
+	CompileWorkers      int               `json:"compile_workers"`
 	CandidateKernels    int               `json:"candidate_kernels"`
 	MeasurementLaunches uint64            `json:"measurement_launches"`
 	Replay              bool              `json:"replay"`            // -replay: the warm-up captured, the real pass replayed
@@ -131,7 +133,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 			}
 		}()
 	}
-	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
+	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
@@ -184,7 +186,8 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its %d launches are discarded,\n", reg.ProcessMode(), mc.Launches())
 		fmt.Fprintf(stdout, "      its kernels compile, its %d tunable keys are tuned (measurements execute under Measure overrides)\n", len(tunable))
 	}
-	compiles0, start := d.Stats().Compiles, time.Now()
+	st0, start := d.Stats(), time.Now()
+	compiles0 := st0.Compiles
 	if cfg.replay {
 		graph, err = c.Capture(func() error { return m.Step(launch) })
 		if err == nil {
@@ -201,6 +204,8 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		return fail("warm-up sync: %v", err)
 	}
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
+	warmCompile := d.Stats().CompileTime - st0.CompileTime
+	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
 	printedHit := false
 	for _, o := range tunable {
 		_, res, err := tu.Pick(ctx, o.Tune)
@@ -227,6 +232,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	rep.WarmupSeconds, rep.WarmupCompiles, rep.MeasurementLaunches = warmTime.Seconds(), warmCompiles, measured
 	rep.LaunchesCaptured = warmStats.Captured
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
+	printWarmupCompile(stdout, warmCompile, d.CompileWorkers(), warmCompiles)
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, rep.CandidateKernels)
 	if cfg.replay {
 		fmt.Fprintf(stdout, "  launches captured:         %d (the step's own, into a graph: none executed)\n", warmStats.Captured)

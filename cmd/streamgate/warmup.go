@@ -45,14 +45,18 @@ type warmupConfig struct {
 	json      bool   // print one JSON object (warmupReport), not the text
 	adapter   string // wgpu.Options.Adapter
 	replay    bool   // -workload model: capture in the warm-up, replay in the real pass
+
+	compileWorkers int // -compile-workers: wgpu.Options.CompileWorkers
 }
 
 // warmupReport is what warmup -json prints, as one JSON object; its field
 // names are stable.
 type warmupReport struct {
-	Adapter string `json:"adapter"` // the adapter, as describeAdapter formats it
-	Cache   string `json:"cache"`   // the tune cache file asked for; "" for none
-	Warmup  struct {
+	Adapter         string  `json:"adapter"`           // the adapter, as describeAdapter formats it
+	Cache           string  `json:"cache"`             // the tune cache file asked for; "" for none
+	WarmupCompileMs float64 `json:"warmup_compile_ms"` // the warm-up's wgpu.Stats.CompileTime
+	CompileWorkers  int     `json:"compile_workers"`
+	Warmup          struct {
 		Seconds             float64 `json:"seconds"`
 		PipelinesCompiled   int64   `json:"pipelines_compiled"`
 		CandidateKernels    int     `json:"candidate_kernels"`
@@ -90,7 +94,7 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 		"A second run finds the winners in the tune cache and measures nothing.\n\n"+
 		"With -json it prints one JSON object instead of the text (tune progress\n"+
 		"still goes to stderr); for -workload ops:\n"+
-		`  {"adapter", "cache",`+"\n"+
+		`  {"adapter", "cache", "warmup_compile_ms", "compile_workers",`+"\n"+
 		`   "warmup": {"seconds", "pipelines_compiled", "candidate_kernels", "launches_discarded",`+"\n"+
 		`              "launches_compiled_now", "measurement_launches", "ops", "ops_cached"},`+"\n"+
 		`   "real": {"steps", "kernels": {op: winner}, "mean_step_seconds", "best_step_seconds",`+"\n"+
@@ -110,6 +114,7 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
 	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
+	fs.IntVar(&cfg.compileWorkers, "compile-workers", 0, compileWorkersUsage)
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		switch {
 		case cfg.steps < 1:
@@ -159,7 +164,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 			}
 		}()
 	}
-	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
+	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
@@ -198,7 +203,8 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	// 1. The warm-up pass.
 	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its launches are discarded,\n", reg.ProcessMode())
 	fmt.Fprintf(stdout, "      its kernels compile, its ops are tuned (measurements execute under Measure overrides)\n")
-	compiles0, start := d.Stats().Compiles, time.Now()
+	st0, start := d.Stats(), time.Now()
+	compiles0 := st0.Compiles
 	results, err := w.step(ctx, tu)
 	finishProgress()
 	if err != nil {
@@ -208,6 +214,8 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 		return fail("warm-up sync: %v", err)
 	}
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
+	warmCompile := d.Stats().CompileTime - st0.CompileTime
+	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
 	cached := 0
 	for i, o := range w.ops {
 		res := results[i]
@@ -228,6 +236,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	rep.Warmup.MeasurementLaunches = warmStats.Executed
 	rep.Warmup.Ops, rep.Warmup.OpsCached = len(w.ops), cached
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
+	printWarmupCompile(stdout, warmCompile, d.CompileWorkers(), warmCompiles)
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, w.kernels)
 	fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
 	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", warmStats.Executed)

@@ -104,6 +104,18 @@ func writableDir(dir string) bool {
 	return os.Remove(f.Name()) == nil
 }
 
+// Prestart starts the process's sandbox in the background if it has not
+// started, and returns at once: a later [Lower] then finds it ready, or
+// waits only for the rest of its start. It is safe for concurrent use.
+func Prestart() {
+	if current.Load() == nil {
+		n := &sandbox{ready: make(chan struct{})}
+		if current.CompareAndSwap(nil, n) {
+			go n.start()
+		}
+	}
+}
+
 // loadSandbox returns the process's sandbox, starting it on first use.
 // While it starts, callers wait; a canceled ctx returns ctx.Err(), and
 // the start goes on for the next caller. A failed start is recorded: every
