@@ -6,7 +6,8 @@ package wgpu
 //
 //	Device.life (RW: every call reads it; Close and Buffer.Release write it)
 //	  stream.mu (one stream's pending work; never two at once)
-//	    Device.bgMu, Buffer.mu, Device.mu, Device.scopeMu, Device.stageMu,
+//	    Device.bgMu, Buffer.mu, Device.mu, Device.scopeMu (then pairMu or
+//	    epochMu, in sharedScope), Device.stageMu,
 //	    Device.poolMu, Device.retired.mu, Device.compileMu (leaves: nothing is taken under them
 //	    but the stream map's own bucket locks)
 //
@@ -72,8 +73,14 @@ type Device struct {
 	// (native.go, transfer_native.go): wgpu-native's scopes are per device,
 	// not per thread, so two concurrent scoped calls could pop each other's
 	// errors.
-	scopeMu  sync.Mutex
-	encScope cScope // guarded by scopeMu: the error scope of encodePass, beginPass and endPass
+	//
+	// The driver's shader compilers (shader modules, compute pipelines) run
+	// under its read lock instead, several at once: see sharedScope.
+	scopeMu  sync.RWMutex
+	pairMu   sync.Mutex  // a leaf: sharedScope pushes and pops its pair of scopes under it
+	epochMu  sync.Mutex  // a leaf: guards epoch
+	epoch    *scopeEpoch // guarded by epochMu: the sharedScope calls running, nil when none
+	encScope cScope      // guarded by scopeMu: the error scope of encodePass, beginPass and endPass
 
 	pipelines *xsync.MapOf[[32]byte, *pipeline]   // lock-free; entries immutable once done
 	streams   *xsync.MapOf[gpu.StreamID, *stream] // lock-free
