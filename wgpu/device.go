@@ -142,9 +142,7 @@ var (
 // adapter's limits and, unless disabled, the timestamp-query feature when
 // the adapter has it. When no adapter fits it returns an error matching
 // [ErrNoAdapter]. It first makes sure XDG_RUNTIME_DIR is usable (see the
-// package documentation). It starts the WGSL lowering's sandbox in the
-// background, once per process, so that the first compile need not wait
-// for all of its start.
+// package documentation).
 func Open(opts Options) (*Device, error) {
 	prepareRuntimeDir()
 	inst, adapter, err := requestAdapter(opts)
@@ -193,10 +191,6 @@ func Open(opts Options) (*Device, error) {
 	}
 	d.compileSem = make(chan struct{}, d.workers)
 	naga.Reserve(d.workers)
-	// Every compile lowers its kernel in the naga sandbox, whose start (tens
-	// of milliseconds) would otherwise fall on the first compile: start it
-	// now, beside whatever the program does before it compiles.
-	naga.Prestart()
 	track(d) // observe.go: Devices
 	return d, nil
 }

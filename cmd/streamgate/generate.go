@@ -267,6 +267,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 			}
 		}()
 	}
+	wgpu.StartLowering() // beside opening the device and the setup (issue 32)
 	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)

@@ -164,6 +164,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 			}
 		}()
 	}
+	wgpu.StartLowering() // beside opening the device and the setup (issue 32)
 	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
