@@ -48,6 +48,7 @@ const (
 // Opening devices is slow, so a suite opens them once. A LaunchEnv's
 // cases run one at a time; Close it after the last.
 type LaunchEnv struct {
+	opts   wgpu.Options    // written once: what dev was opened with
 	dev    *wgpu.Device    // written once
 	raw    *rawwgpu.Device // written once
 	buf    *wgpu.Buffer    // written once
@@ -67,7 +68,7 @@ type LaunchEnv struct {
 // opts.Adapter names one, else the driver's default). Without an adapter
 // the error matches wgpu.ErrNoAdapter.
 func OpenLaunchEnv(opts wgpu.Options) (_ *LaunchEnv, err error) {
-	e := &LaunchEnv{kernel: gpu.NewKernel("inc", LaunchWGSL, "main")}
+	e := &LaunchEnv{opts: opts, kernel: gpu.NewKernel("inc", LaunchWGSL, "main")}
 	defer func() {
 		if err != nil {
 			e.Close()
@@ -189,6 +190,11 @@ var (
 //     launches/s is the total, executed/s and discarded/s its two parts.
 //   - Compile: compiling a new kernel (impl=cold, the baseline) against
 //     asking for one already compiled (impl=cache-hit).
+//   - WarmupCompile/pipelines=16|64: a warm-up's batch of distinct
+//     pipelines (WarmupWGSL, the lowering included) compiled by
+//     Device.Precompile on 1, 2 and GOMAXPROCS compile workers
+//     (impl=workers-1, the baseline, ...), on a device with the driver's
+//     shader cache off (see warmupCases); ms/warmup is one batch.
 //   - Step/bytes=1048576: upload 1 MiB, three launches over it, read it
 //     back, through the device (impl=device: wgpu.Write, Launch,
 //     wgpu.ReadInto with pooled staging) against hand-written go-webgpu
@@ -254,6 +260,7 @@ func LaunchSuite(e *LaunchEnv) []Case {
 		Case{Thing: "Compile", Impl: "cold", Baseline: "cold", F: e.compileCold},
 		Case{Thing: "Compile", Impl: "cache-hit", Baseline: "cold", F: e.compileHit},
 	)
+	cs = append(cs, warmupCases(e)...)
 	cs = append(cs, stepCases(e)...)
 	cs = append(cs, modelCases(e)...)
 	return append(cs, decodeCases(e)...)

@@ -34,6 +34,8 @@ func BenchmarkReplay(b *testing.B)           { runLaunch(b, "Replay") }
 func BenchmarkDiscardedReplay(b *testing.B)  { runLaunch(b, "DiscardedReplay") }
 func BenchmarkLaunchThroughput(b *testing.B) { runLaunch(b, "LaunchThroughput") }
 func BenchmarkCompile(b *testing.B)          { runLaunch(b, "Compile") }
+func BenchmarkWarmupCompile(b *testing.B)    { runLaunch(b, "WarmupCompile") }
+func BenchmarkCompileProfile(b *testing.B)   { runLaunch(b, "CompileProfile") }
 func BenchmarkStep(b *testing.B)             { runLaunch(b, "Step") }
 func BenchmarkModelStep(b *testing.B)        { runLaunch(b, "ModelStep") }
 func BenchmarkDecode(b *testing.B)           { runLaunch(b, "Decode") }

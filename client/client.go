@@ -77,7 +77,12 @@ func WithStreamPolicy(p StreamPolicy) Option {
 //
 //   - Execute: the service records the dispatch.
 //   - Discard under [registry.ProcessCompileAndAutotune]: the kernel compiles
-//     now and the launch is dropped.
+//     now and the launch is dropped. On a service that implements
+//     [gpu.AsyncCompiler] (package wgpu's Device) the launch waits only for
+//     the kernel's checks and lowering, and returns their errors; the
+//     driver's part of the compile goes on meanwhile, overlapping the next
+//     launches', and the next [Client.Sync] (or CompileQueued) waits for it
+//     and returns its error.
 //   - Discard otherwise: the kernel is queued (once) for a batch compile —
 //     [Client.CompileQueued], or the next [Client.Sync] — and the launch is
 //     dropped.
@@ -96,9 +101,12 @@ type Client struct {
 
 	closed atomic.Bool
 
-	mu     sync.Mutex               // guards queued, inQ and graphs
+	mu     sync.Mutex               // guards queued, inQ, pending, inPending and graphs
 	queued []*gpu.Kernel            // kernels waiting for the batch compile, in launch order
 	inQ    map[*gpu.Kernel]struct{} // the set of queued
+
+	pending   []*gpu.Kernel            // kernels whose compile CompileAsync left running, in launch order
+	inPending map[*gpu.Kernel]struct{} // the set of pending
 
 	stats *counters // its own allocation, so the process totals outlive the client (see ServiceStats)
 
@@ -274,6 +282,9 @@ func (c *Client) observe(err error) error {
 // line, so the cache-hit path stays short.
 func (c *Client) discardMiss(k *gpu.Kernel) error {
 	if c.reg.ProcessMode() == registry.ProcessCompileAndAutotune {
+		if ac, ok := c.svc.(gpu.AsyncCompiler); ok {
+			return c.compileAsync(ac, k)
+		}
 		if err := c.svc.Compile(context.Background(), k); err != nil {
 			return err
 		}
@@ -290,6 +301,31 @@ func (c *Client) discardMiss(k *gpu.Kernel) error {
 	return nil
 }
 
+// compileAsync starts k's compile on ac, once while it is pending, and
+// returns the errors of its quick part.
+func (c *Client) compileAsync(ac gpu.AsyncCompiler, k *gpu.Kernel) error {
+	c.mu.Lock()
+	_, ok := c.inPending[k]
+	c.mu.Unlock()
+	if ok {
+		return nil // its compile runs; Sync waits for it
+	}
+	if err := ac.CompileAsync(context.Background(), k); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	if _, ok := c.inPending[k]; !ok {
+		if c.inPending == nil {
+			c.inPending = map[*gpu.Kernel]struct{}{}
+		}
+		c.inPending[k] = struct{}{}
+		c.pending = append(c.pending, k)
+		c.stats.compiledNow.Add(1)
+	}
+	c.mu.Unlock()
+	return nil
+}
+
 // Queued returns how many kernels wait for the batch compile.
 func (c *Client) Queued() int {
 	c.mu.Lock()
@@ -298,7 +334,9 @@ func (c *Client) Queued() int {
 }
 
 // CompileQueued compiles, in one batch, every kernel queued by discarded
-// launches, and empties the queue. A kernel that fails to compile leaves the
+// launches, and empties the queue; it also waits for the compiles that
+// discarded launches under [registry.ProcessCompileAndAutotune] left
+// running (see [Client]). A kernel that fails to compile leaves the
 // queue too (it would fail again); the error joins each failure. If ctx is
 // done before the batch starts, it returns ctx.Err() and leaves the queue
 // unchanged.
@@ -313,13 +351,18 @@ func (c *Client) CompileQueued(ctx context.Context) error {
 	batch := c.queued
 	c.queued = nil
 	clear(c.inQ)
+	pending := c.pending
+	c.pending = nil
+	clear(c.inPending)
 	c.mu.Unlock()
-	if len(batch) == 0 {
+	if len(batch) == 0 && len(pending) == 0 {
 		return nil
 	}
-	err := c.svc.Precompile(ctx, batch)
+	// One Precompile: the batch's compiles run on the service's workers
+	// beside the pending ones, which it waits for.
+	err := c.svc.Precompile(ctx, append(batch[:len(batch):len(batch)], pending...))
 	var compiled uint64
-	var back []*gpu.Kernel
+	var back, still []*gpu.Kernel
 	for _, k := range batch {
 		switch {
 		case c.svc.Compiled(k):
@@ -328,13 +371,26 @@ func (c *Client) CompileQueued(ctx context.Context) error {
 			back = append(back, k) // not tried: try again next time
 		}
 	}
+	if ctx.Err() != nil {
+		for _, k := range pending {
+			if !c.svc.Compiled(k) {
+				still = append(still, k) // not waited for: the next Sync waits
+			}
+		}
+	}
 	c.stats.batchCompiled.Add(compiled)
-	if len(back) > 0 {
+	if len(back) > 0 || len(still) > 0 {
 		c.mu.Lock()
 		for _, k := range back {
 			if _, ok := c.inQ[k]; !ok {
 				c.inQ[k] = struct{}{}
 				c.queued = append(c.queued, k)
+			}
+		}
+		for _, k := range still {
+			if _, ok := c.inPending[k]; !ok {
+				c.inPending[k] = struct{}{}
+				c.pending = append(c.pending, k)
 			}
 		}
 		c.mu.Unlock()
@@ -396,6 +452,8 @@ func (c *Client) Close() error {
 	c.mu.Lock()
 	c.queued = nil
 	clear(c.inQ)
+	c.pending = nil
+	clear(c.inPending)
 	graphs := c.graphs
 	c.graphs = nil
 	c.mu.Unlock()

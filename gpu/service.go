@@ -96,3 +96,18 @@ type GPUTimer interface {
 type Identifier interface {
 	AdapterIdentity() string
 }
+
+// AsyncCompiler is an optional interface that may be implemented by a
+// [Service] whose compile has a quick part that finds every error of the
+// kernel's own (its checks, its lowering) and a slower part that can go on
+// in the background (the driver's). Package client uses it for the
+// discarded launches of a warm-up under ProcessCompileAndAutotune, so that
+// their compiles overlap, and waits for them with Precompile at the next
+// Sync. Package wgpu's Device implements it.
+type AsyncCompiler interface {
+	// CompileAsync returns once k's quick part is done, with its error,
+	// leaving the rest of k's compile running: Compiled(k) is false until
+	// it finishes, and Compile, Precompile or a launch of k wait for it and
+	// return its error. A kernel already compiled costs a lookup.
+	CompileAsync(ctx context.Context, k *Kernel) error
+}

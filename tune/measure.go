@@ -99,7 +99,21 @@ func (t *Tuner) measure(ctx context.Context, op Op, cands []Candidate, in []gpu.
 	fail := func(r *Row, err error) {
 		r.Err, r.Status = err, StatusFailed
 	}
-	// Warm-up (the pipeline compiles) and the dropped first sample.
+	// The candidates' kernels compile in one batch, in parallel where the
+	// service can; measurements then run one at a time.
+	var ks []*gpu.Kernel
+	for _, c := range cands {
+		ks = append(ks, c.Kernels...)
+	}
+	if len(ks) > 0 {
+		// Errors are the candidates' own, reported by their warm-up run.
+		_ = t.c.Service().Precompile(ctx, ks)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	// Warm-up (the pipeline compiles, unless listed in Kernels) and the
+	// dropped first sample.
 	for i, c := range cands {
 		for range 2 {
 			if _, err := t.sample(ctx, c, in); err != nil {

@@ -33,6 +33,14 @@ type Candidate struct {
 	// in (not capture the caller's), and must pass ctx to any Pick or Run it
 	// calls (nested tuning).
 	Run func(ctx context.Context, c *client.Client, in []gpu.Buffer) error
+	// Kernels are the kernels Run launches, if the caller lists them
+	// (optional): before a measurement times anything, the tuner compiles
+	// every candidate's kernels in one batch ([gpu.Service.Precompile], on
+	// the service's compile workers) rather than one at each candidate's
+	// first run. A kernel that fails to compile there is left to its
+	// candidate's first run, which fails the candidate with the error as
+	// before.
+	Kernels []*gpu.Kernel
 }
 
 // Op is one tunable operation: a key, the candidates that compete for it,

@@ -329,6 +329,35 @@ static inline uintptr_t sg_create_compute_pipeline(uintptr_t device, char const 
 	SG_CREATED(WGPUComputePipeline, p, wgpuComputePipelineRelease);
 }
 
+// The halves of the two shims above for the shared scopes of concurrent
+// compiles (native.go's sharedScope): the scopes pushed and popped in
+// calls of their own, the creation between them unscoped here; the caller
+// releases a handle its scopes' errors make invalid.
+static inline void sg_scopes_push(uintptr_t device) { sg_push(SG_H(WGPUDevice, device)); }
+static inline void sg_scopes_pop(uintptr_t device, sgScope *scope) { sg_pop(SG_H(WGPUDevice, device), scope); }
+
+static inline uintptr_t sg_shader_module_bare(uintptr_t device, char const *label, char const *code) {
+	WGPUShaderModuleWGSLDescriptor w;
+	memset(&w, 0, sizeof w);
+	w.chain.sType = WGPUSType_ShaderModuleWGSLDescriptor;
+	w.code = code;
+	WGPUShaderModuleDescriptor d;
+	memset(&d, 0, sizeof d);
+	d.nextInChain = &w.chain;
+	d.label = label;
+	return (uintptr_t)wgpuDeviceCreateShaderModule(SG_H(WGPUDevice, device), &d);
+}
+
+static inline uintptr_t sg_compute_pipeline_bare(uintptr_t device, char const *label, uintptr_t layout, uintptr_t module, char const *entry) {
+	WGPUComputePipelineDescriptor d;
+	memset(&d, 0, sizeof d);
+	d.label = label;
+	d.layout = SG_H(WGPUPipelineLayout, layout);
+	d.compute.module = SG_H(WGPUShaderModule, module);
+	d.compute.entryPoint = entry;
+	return (uintptr_t)wgpuDeviceCreateComputePipeline(SG_H(WGPUDevice, device), &d);
+}
+
 // sgBindEntry is one whole-buffer binding of a bind group.
 typedef struct sgBindEntry { uintptr_t buffer; uint64_t size; uint32_t binding, pad; } sgBindEntry;
 

@@ -52,6 +52,16 @@ type KernelInfo struct {
 	Lowered string
 }
 
+// StartLowering starts, in the background, the sandbox in which every
+// compile (and [CheckModule]) lowers its WGSL, and returns at once. The
+// sandbox starts once per process, at the first compile otherwise, which
+// then waits for it (tens of milliseconds with its compilation cache on
+// disk warm): a program about to warm up calls StartLowering first, so
+// that the start overlaps its own setup (opening the device, uploading
+// weights). A goroutine runs until the start is done. It is safe for
+// concurrent use; later calls do nothing.
+func StartLowering() { naga.Prestart() }
+
 // DefaultLimits returns WebGPU's default limits, those every adapter
 // offers; [CheckModule] and [CheckKernel] use them for the zero fields of
 // the limits they are given.

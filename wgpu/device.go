@@ -6,8 +6,9 @@ package wgpu
 //
 //	Device.life (RW: every call reads it; Close and Buffer.Release write it)
 //	  stream.mu (one stream's pending work; never two at once)
-//	    Device.bgMu, Buffer.mu, Device.mu, Device.scopeMu, Device.stageMu,
-//	    Device.poolMu, Device.retired.mu (leaves: nothing is taken under them
+//	    Device.bgMu, Buffer.mu, Device.mu, Device.scopeMu (then pairMu or
+//	    epochMu, in sharedScope), Device.stageMu,
+//	    Device.poolMu, Device.retired.mu, Device.compileMu (leaves: nothing is taken under them
 //	    but the stream map's own bucket locks)
 //
 // A call enters through Device.enter (leave, err := d.enter(op); defer
@@ -17,13 +18,16 @@ package wgpu
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"runtime/cgo"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/puzpuzpuz/xsync/v3"
 
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/wgpu/internal/naga"
 )
 
 // Device is one WebGPU device and its queue, reached through logical
@@ -45,6 +49,11 @@ type Device struct {
 	limits   Limits        // written once
 	hasTS    bool          // written once: the timestamp feature is on
 	maxBatch int           // written once
+	workers  int           // written once: Options.CompileWorkers, or GOMAXPROCS
+
+	// compileSem holds a token per driver half of a CompileAsync running
+	// (kernel.go's startDriver): at most workers at once.
+	compileSem chan struct{}
 
 	inst    nInstance // written once; released by Close
 	adapter nAdapter  // written once; released by Close
@@ -64,8 +73,14 @@ type Device struct {
 	// (native.go, transfer_native.go): wgpu-native's scopes are per device,
 	// not per thread, so two concurrent scoped calls could pop each other's
 	// errors.
-	scopeMu  sync.Mutex
-	encScope cScope // guarded by scopeMu: the error scope of encodePass, beginPass and endPass
+	//
+	// The driver's shader compilers (shader modules, compute pipelines) run
+	// under its read lock instead, several at once: see sharedScope.
+	scopeMu  sync.RWMutex
+	pairMu   sync.Mutex  // a leaf: sharedScope pushes and pops its pair of scopes under it
+	epochMu  sync.Mutex  // a leaf: guards epoch
+	epoch    *scopeEpoch // guarded by epochMu: the sharedScope calls running, nil when none
+	encScope cScope      // guarded by scopeMu: the error scope of encodePass, beginPass and endPass
 
 	pipelines *xsync.MapOf[[32]byte, *pipeline]   // lock-free; entries immutable once done
 	streams   *xsync.MapOf[gpu.StreamID, *stream] // lock-free
@@ -88,10 +103,14 @@ type Device struct {
 	bindGroups map[bgKey]*bindGroup // guarded by bgMu
 	mu         sync.Mutex           // guards buffers
 	buffers    map[*Buffer]struct{} // guarded by mu: live buffers
-	stageMu    sync.Mutex           // guards staging
-	staging    stagingPool          // guarded by stageMu: idle and draining staging buffers
-	poolMu     sync.Mutex           // guards temp
-	temp       tempPool             // guarded by poolMu: recycled buffers for TempBuffer
+	// failedFronts are pipelines whose driver half failed after their
+	// front half was handed out: their bind group layouts are released by
+	// Close (a launch may have made bind groups from them).
+	failedFronts []*pipeline // guarded by mu
+	stageMu      sync.Mutex  // guards staging
+	staging      stagingPool // guarded by stageMu: idle and draining staging buffers
+	poolMu       sync.Mutex  // guards temp
+	temp         tempPool    // guarded by poolMu: recycled buffers for TempBuffer
 
 	buffersCreated atomic.Int64 // buffers NewBuffer created
 
@@ -99,10 +118,17 @@ type Device struct {
 	// graph whose last check saw the same epoch skips checking its buffers.
 	bufEpoch atomic.Uint64
 
-	closeHook  func(*Device) // written once (tests): runs in Close before the device is released
-	handle     cgo.Handle    // written once: d, for the uncaptured-error callback; deleted by Close
-	compiles   atomic.Int64  // pipelines built (tests read it)
-	skipChecks bool          // written once (tests): Launch skips the front-end's size and usage checks
+	closeHook func(*Device) // written once (tests): runs in Close before the device is released
+	handle    cgo.Handle    // written once: d, for the uncaptured-error callback; deleted by Close
+	compiles  atomic.Int64  // pipelines built (tests read it)
+
+	// The compile clock (kernel.go's compileBegin, compileEnd): the time
+	// some compile was in progress.
+	compileMu     sync.Mutex    // a leaf
+	compileActive int           // guarded by compileMu: builds in progress
+	compileSince  time.Time     // guarded by compileMu: when compileActive last became nonzero
+	compileBusy   time.Duration // guarded by compileMu: the time compileActive was nonzero, until compileSince
+	skipChecks    bool          // written once (tests): Launch skips the front-end's size and usage checks
 }
 
 var (
@@ -159,6 +185,12 @@ func Open(opts Options) (*Device, error) {
 	if d.maxBatch <= 0 {
 		d.maxBatch = DefaultMaxBatch
 	}
+	d.workers = opts.CompileWorkers
+	if d.workers <= 0 {
+		d.workers = runtime.GOMAXPROCS(0)
+	}
+	d.compileSem = make(chan struct{}, d.workers)
+	naga.Reserve(d.workers)
 	track(d) // observe.go: Devices
 	return d, nil
 }
@@ -246,15 +278,27 @@ func (d *Device) Close() error {
 	}
 	d.bgMu.Unlock()
 	d.pipelines.Range(func(k [32]byte, p *pipeline) bool {
-		// A compile holds life while it builds, so each entry is either
-		// done or has not started (and will fail with ErrClosed).
+		// A compile holds life while it builds either half, so each entry
+		// is done, or has its front half only (and its driver half will
+		// fail with ErrClosed), or has not started (and will fail so).
 		select {
 		case <-p.done:
 			p.release()
 		default:
+			select {
+			case <-p.front:
+				p.releaseFront()
+			default:
+			}
 		}
 		return true
 	})
+	d.mu.Lock()
+	for _, p := range d.failedFronts {
+		p.releaseFront()
+	}
+	d.failedFronts = nil
+	d.mu.Unlock()
 	for i := range d.recent {
 		d.recent[i].Store(nil)
 	}

@@ -73,6 +73,14 @@ type graphBuffer struct {
 // errors, compiles k, makes its bind groups and records the launch into
 // the graph. Nothing executes. A failed launch records nothing; the
 // recorder stays usable.
+//
+// A kernel not compiled yet is checked and lowered here, with the errors
+// of those checks, and its bind groups made; the driver's part of its
+// compile starts on the device's compile workers ([Device.CompileAsync]),
+// so that a capture's compiles overlap, and Finish waits for them. Should
+// the driver refuse a kernel's lowered source (the one compile error the
+// checks cannot see), Finish returns that error, the one Launch would have
+// returned, for the first launch of the kernel.
 func (r *GraphRecorder) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
 	const op = "Capture"
 	d := r.d
@@ -80,7 +88,7 @@ func (r *GraphRecorder) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...
 		return newError(op, ErrorTypeInvalidArgument, "Launch on a finished graph recorder")
 	}
 	var inline [inlineBindings]*Buffer
-	p, bufs, err := d.checkLaunch(op, k, workgroups, bindings, inline[:0])
+	p, bufs, err := d.checkLaunchFront(op, k, workgroups, bindings, inline[:0])
 	if err != nil {
 		return err
 	}
@@ -117,8 +125,26 @@ func (r *GraphRecorder) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...
 		}
 	}
 	r.launches = append(r.launches, graphLaunch{p: p, wg: workgroups})
-	r.native = append(r.native, nativeLaunch{pipeline: p.pipe.ref, firstGroup: uint32(first), groups: uint32(len(p.groups)),
+	// The pipeline handle is filled in by Finish, once the driver half of
+	// p's compile (which may still run on a compile worker) is done.
+	r.native = append(r.native, nativeLaunch{firstGroup: uint32(first), groups: uint32(len(p.groups)),
 		x: workgroups[0], y: workgroups[1], z: workgroups[2]})
+	return nil
+}
+
+// waitPipelines waits for the compile of every launch's pipeline and fills
+// in its handle. The error is the first failed launch's, in launch order:
+// the error [Device.Launch] would have returned at that launch (the
+// driver's refusal of the lowered source, or ErrClosed).
+func (r *GraphRecorder) waitPipelines() error {
+	for i := range r.launches {
+		p := r.launches[i].p
+		<-p.done
+		if p.err != nil {
+			return p.err
+		}
+		r.native[i].pipeline = p.pipe.ref
+	}
 	return nil
 }
 
@@ -148,6 +174,11 @@ func (r *GraphRecorder) FinishGraph() (*Graph, error) {
 		return nil, newError(op, ErrorTypeInvalidArgument, "Finish on a finished graph recorder")
 	}
 	r.finished = true
+	// Outside d.enter: the compiles being waited for need it (Close, which
+	// takes it exclusively, makes them fail and finish).
+	if err := r.waitPipelines(); err != nil {
+		return nil, err
+	}
 	leave, err := d.enter(op)
 	if err != nil {
 		return nil, err

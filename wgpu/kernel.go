@@ -7,6 +7,7 @@ import (
 	"errors"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -17,16 +18,32 @@ import (
 // pipeline is one kernel compiled on one device: the compute pipeline and
 // the explicit layouts it was built with (implicit "auto" layouts leak one
 // bind group layout per pipeline in wgpu-native 0.17).
+//
+// A compile builds it in two halves: the front half checks and lowers the
+// source and makes the bind group layouts (what a launch's checks and its
+// bind groups need); the driver half makes the shader module, the pipeline
+// layout and the compute pipeline. A compile in the foreground builds both
+// at once; [Device.CompileAsync] (a capture, a discarded launch under
+// CompileAndAutotune) hands the pipeline out after the front half and
+// leaves the driver half to the device's compile workers.
 type pipeline struct {
-	done chan struct{} // closed when the compile finished, either way
-	ok   atomic.Bool   // set when the compile succeeded, before done closes
-	err  error         // written once, before done closes
+	front chan struct{} // closed when the front half finished, either way
+	done  chan struct{} // closed when the compile finished, either way
+	ok    atomic.Bool   // set when the compile succeeded, before done closes
+	err   error         // written once, before done closes
+
+	// frontErr is the front half's error, written once before front
+	// closes; when it is set, err is too and done closes with front.
+	frontErr error
 
 	name     string           // written once: the kernel's String()
-	bindings []Binding        // written once, before done closes: the entry point's, in (group, binding) order
-	groups   []pipeGroup      // written once, before done closes: one per group index below the highest used
+	bindings []Binding        // written once, before front closes: the entry point's, in (group, binding) order
+	groups   []pipeGroup      // written once, before front closes: one per group index below the highest used
 	layout   nPipelineLayout  // written once, before done closes
 	pipe     nComputePipeline // written once, before done closes
+
+	entry   string // written before front closes: the entry point's name in the lowered source
+	lowered string // written before front closes, emptied by the driver half: the source the driver compiles
 }
 
 // pipeGroup is one bind group index of a pipeline's layout.
@@ -41,7 +58,17 @@ type pipeGroup struct {
 	empty nBindGroup
 }
 
+func newPipeline(k *gpu.Kernel) *pipeline {
+	return &pipeline{front: make(chan struct{}), done: make(chan struct{}), name: label(k.String())}
+}
+
 func (p *pipeline) release() {
+	p.releaseDriver()
+	p.releaseFront()
+}
+
+// releaseDriver releases what the driver half made.
+func (p *pipeline) releaseDriver() {
 	if p.pipe.ref != 0 {
 		p.pipe.release()
 		p.pipe = nComputePipeline{}
@@ -50,6 +77,10 @@ func (p *pipeline) release() {
 		p.layout.release()
 		p.layout = nPipelineLayout{}
 	}
+}
+
+// releaseFront releases what the front half made.
+func (p *pipeline) releaseFront() {
 	for i := range p.groups {
 		g := &p.groups[i]
 		if g.empty.ref != 0 {
@@ -63,6 +94,8 @@ func (p *pipeline) release() {
 	}
 }
 
+var _ gpu.AsyncCompiler = (*Device)(nil)
+
 // Compile compiles k now, or returns at once when it is already compiled.
 // Concurrent calls for the same kernel (by [gpu.Kernel.Key]) compile it
 // once; the others wait for that compile or for ctx. A failed compile is not
@@ -74,6 +107,24 @@ func (d *Device) Compile(ctx context.Context, k *gpu.Kernel) error {
 		return newError("Compile", ErrorTypeInvalidArgument, "nil kernel")
 	}
 	_, err := d.pipelineFor(ctx, k)
+	return err
+}
+
+// CompileAsync compiles k as [Device.Compile] does, but returns once k's
+// source is checked and lowered, with the errors of those checks (every
+// error of Compile but the driver's refusal of the lowered source, or a
+// Close meanwhile), and leaves the rest of the compile — the driver's, the
+// larger part — running on the device's compile workers
+// ([Options].CompileWorkers). [Device.Compiled] reports k compiled once that
+// finished; Compile, Precompile or a launch of k waits for it and returns
+// its error. It implements [gpu.AsyncCompiler]: under CompileAndAutotune
+// package client compiles a discarded launch's kernel this way, and waits
+// for the driver at the next Sync.
+func (d *Device) CompileAsync(ctx context.Context, k *gpu.Kernel) error {
+	if k == nil {
+		return newError("Compile", ErrorTypeInvalidArgument, "nil kernel")
+	}
+	_, err := d.frontFor(ctx, k)
 	return err
 }
 
@@ -93,22 +144,62 @@ func (d *Device) Compiled(k *gpu.Kernel) bool {
 	return ok && p.ok.Load() && !d.closed.Load()
 }
 
-// Precompile compiles ks (a nil kernel is an error of its own), returning the errors of the failing kernels joined
-// with errors.Join (nil when all compile). Kernels already compiled cost a
-// lookup. It stops early only when ctx is done, adding ctx.Err().
+// CompileWorkers returns how many kernels [Device.Precompile] compiles at
+// once: [Options].CompileWorkers, or GOMAXPROCS at Open when that is 0.
+func (d *Device) CompileWorkers() int { return d.workers }
+
+// Precompile compiles ks (a nil kernel is an error of its own), returning
+// the errors of the failing kernels joined with errors.Join in the order of
+// ks (nil when all compile). Kernels already compiled cost a lookup. It
+// compiles up to [Device.CompileWorkers] kernels at once, each kernel once
+// across concurrent callers as [Device.Compile] does; with one worker it
+// compiles them one after another, in order.
+//
+// It stops early only when ctx is done: no further kernel starts, the
+// compiles in progress finish (a pipeline is cached whole or not at all:
+// [Device.Compiled] is false for the kernels not reached, and a later
+// Precompile compiles them), and ctx.Err() is added after the errors of the
+// kernels that did compile.
 func (d *Device) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
-	var errs []error
-	for i, k := range ks {
+	errs := make([]error, len(ks))
+	var stopped atomic.Bool // a kernel was not compiled for ctx
+	compile := func(i int) {
+		k := ks[i]
 		if k == nil {
-			errs = append(errs, newError("Precompile", ErrorTypeInvalidArgument, "kernel %d is nil", i))
-			continue
+			errs[i] = newError("Precompile", ErrorTypeInvalidArgument, "kernel %d is nil", i)
+			return
+		}
+		if ctx.Err() != nil {
+			stopped.Store(true)
+			return
 		}
 		if _, err := d.pipelineFor(ctx, k); err != nil {
-			errs = append(errs, err)
-			if ctx.Err() != nil {
-				break
+			if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
+				stopped.Store(true)
+				return
 			}
+			errs[i] = err
 		}
+	}
+	workers := min(d.workers, len(ks))
+	if workers <= 1 {
+		for i := range ks {
+			compile(i)
+		}
+	} else {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for i := int(next.Add(1) - 1); i < len(ks); i = int(next.Add(1) - 1) {
+					compile(i)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if stopped.Load() {
+		errs = append(errs, ctx.Err())
 	}
 	return errors.Join(errs...)
 }
@@ -133,10 +224,12 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 	if d.closed.Load() {
 		return nil, closedError("Compile")
 	}
-	np := &pipeline{done: make(chan struct{}), name: label(k.String())}
+	np := newPipeline(k)
 	p, loaded := d.pipelines.LoadOrStore(key, np)
 	if !loaded {
+		d.compileBegin()
 		d.build(np, k)
+		d.compileEnd()
 		if np.err == nil && !d.closed.Load() {
 			d.indexKernel(k, np) // a later launch, or Compiled, finds it by pointer
 		}
@@ -149,6 +242,54 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 	}
 	if p.err != nil {
 		return nil, p.err
+	}
+	return p, nil
+}
+
+// frontFor returns k's pipeline once its front half is built (its bindings
+// and bind group layouts), compiling it (once across concurrent callers)
+// if needed; the driver half may still be running: p.done closes when it
+// has, and p.pipe is valid only then. It must be called without d.life
+// held.
+func (d *Device) frontFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error) {
+	if p := d.kernelPipeline(k); p != nil && !d.closed.Load() {
+		return p, nil
+	}
+	key := k.Key()
+	p, ok := d.pipelines.Load(key)
+	if ok && p.ok.Load() {
+		if d.closed.Load() {
+			return nil, closedError("Compile")
+		}
+		d.indexKernel(k, p)
+		return p, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if d.closed.Load() {
+		return nil, closedError("Compile")
+	}
+	if !ok {
+		np := newPipeline(k)
+		var loaded bool
+		if p, loaded = d.pipelines.LoadOrStore(key, np); !loaded {
+			d.compileBegin()
+			if err := d.buildFront(np, k); err != nil {
+				d.compileEnd()
+				return nil, err
+			}
+			d.startDriver(np, k)
+			return np, nil
+		}
+	}
+	select {
+	case <-p.front:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if p.frontErr != nil {
+		return nil, p.frontErr
 	}
 	return p, nil
 }
@@ -212,18 +353,25 @@ func (d *Device) indexKernel(k *gpu.Kernel, p *pipeline) {
 	d.recent[kernelSlot(k)].Store(e)
 }
 
-// build compiles k into p and publishes the result. On failure it removes p
-// from the cache so that a later call tries again.
+// build compiles k into p, both halves in one go, and publishes the
+// result. On failure it removes p from the cache so that a later call
+// tries again.
 func (d *Device) build(p *pipeline, k *gpu.Kernel) {
 	defer close(p.done)
+	defer close(p.front)
 	if err := d.buildEntered(p, k); err != nil {
-		p.err = err
-		d.pipelines.Compute(k.Key(), func(old *pipeline, loaded bool) (*pipeline, bool) {
-			return old, !loaded || old == p // delete p, keep any newer entry
-		})
+		p.err, p.frontErr = err, err
+		d.uncache(p, k)
 		return
 	}
 	p.ok.Store(true)
+}
+
+// uncache removes p, failed, from the cache, keeping any newer entry.
+func (d *Device) uncache(p *pipeline, k *gpu.Kernel) {
+	d.pipelines.Compute(k.Key(), func(old *pipeline, loaded bool) (*pipeline, bool) {
+		return old, !loaded || old == p // delete p, keep any newer entry
+	})
 }
 
 // buildEntered builds p inside d.enter; a failed build releases what it
@@ -234,46 +382,151 @@ func (d *Device) buildEntered(p *pipeline, k *gpu.Kernel) error {
 		return err
 	}
 	defer leave()
-	if err := d.buildLocked(p, k); err != nil {
+	err = d.buildFrontLocked(p, k)
+	if err == nil {
+		err = d.buildDriverLocked(p, k)
+	}
+	if err != nil {
 		p.release()
 		return err
 	}
 	return nil
 }
 
-func (d *Device) buildLocked(p *pipeline, k *gpu.Kernel) error {
-	withKernel := func(err error) error {
-		if e, ok := err.(*Error); ok {
-			e.Op = "Compile"
-			e.Message = k.String() + ": " + e.Message
+// buildFront builds p's front half inside d.enter and publishes it. On
+// failure it releases what it made, removes p from the cache and finishes
+// p with the error.
+func (d *Device) buildFront(p *pipeline, k *gpu.Kernel) (err error) {
+	defer func() {
+		if err != nil {
+			p.err, p.frontErr = err, err
+			d.uncache(p, k)
+			close(p.front)
+			close(p.done)
 		}
+	}()
+	leave, err := d.enter("Compile")
+	if err != nil {
 		return err
 	}
+	defer leave()
+	if err := d.buildFrontLocked(p, k); err != nil {
+		p.release()
+		return err
+	}
+	close(p.front)
+	return nil
+}
+
+// startDriver builds p's driver half on a compile worker and publishes the
+// result. On failure p is removed from the cache; its bind group layouts
+// (which launches checked against the front half may have used) are kept
+// until Close.
+func (d *Device) startDriver(p *pipeline, k *gpu.Kernel) {
+	go func() {
+		defer d.compileEnd() // after done closes
+		d.compileSem <- struct{}{}
+		defer func() { <-d.compileSem }()
+		defer close(p.done)
+		leave, err := d.enter("Compile")
+		if err != nil {
+			// Close has begun: it releases p's front half with the cache
+			// (it finds p there, done or not, under its write lock).
+			p.err = err
+			return
+		}
+		defer leave()
+		if err := d.buildDriverLocked(p, k); err != nil {
+			p.releaseDriver()
+			p.err = err
+			d.uncache(p, k)
+			d.mu.Lock()
+			d.failedFronts = append(d.failedFronts, p)
+			d.mu.Unlock()
+			return
+		}
+		p.ok.Store(true)
+		if !d.closed.Load() {
+			d.indexKernel(k, p)
+		}
+	}()
+}
+
+// compileBegin and compileEnd bracket a pipeline's build on the compile
+// clock (Stats.CompileTime).
+func (d *Device) compileBegin() {
+	d.compileMu.Lock()
+	defer d.compileMu.Unlock()
+	if d.compileActive == 0 {
+		d.compileSince = time.Now()
+	}
+	d.compileActive++
+}
+
+func (d *Device) compileEnd() {
+	d.compileMu.Lock()
+	defer d.compileMu.Unlock()
+	d.compileActive--
+	if d.compileActive == 0 {
+		d.compileBusy += time.Since(d.compileSince)
+	}
+}
+
+// compileTime reads the compile clock.
+func (d *Device) compileTime() time.Duration {
+	d.compileMu.Lock()
+	defer d.compileMu.Unlock()
+	t := d.compileBusy
+	if d.compileActive > 0 {
+		t += time.Since(d.compileSince)
+	}
+	return t
+}
+
+// withKernel names k in a compile's error.
+func withKernel(k *gpu.Kernel, err error) error {
+	if e, ok := err.(*Error); ok {
+		e.Op = "Compile"
+		e.Message = k.String() + ": " + e.Message
+	}
+	return err
+}
+
+// buildFrontLocked checks and lowers k and makes p's bind group layouts.
+func (d *Device) buildFrontLocked(p *pipeline, k *gpu.Kernel) error {
 	d.compiles.Add(1)
 	ki, err := checkKernel(context.Background(), "Compile", k.Source(), k.Entry(), k.Constants(), d.limits)
 	if err != nil {
-		return withKernel(err)
+		return withKernel(k, err)
 	}
-	p.bindings = ki.Bindings
-	module, err := d.createShaderModule("Compile", label(k.Name()), ki.Lowered)
+	p.bindings, p.entry, p.lowered = ki.Bindings, ki.LoweredName, ki.Lowered
+	if err := d.buildGroups(p, k.Name()); err != nil {
+		return withKernel(k, err)
+	}
+	return nil
+}
+
+// buildDriverLocked makes p's shader module, pipeline layout and compute
+// pipeline.
+func (d *Device) buildDriverLocked(p *pipeline, k *gpu.Kernel) error {
+	lowered := p.lowered
+	p.lowered = "" // the cache of the lowering keeps it; the pipeline need not
+	module, err := d.createShaderModule("Compile", label(k.Name()), lowered)
 	if err != nil {
-		return withKernel(driverRefused(err))
+		return withKernel(k, driverRefused(err))
 	}
 	defer module.release()
-	if err := d.buildGroups(p, k.Name()); err != nil {
-		return withKernel(err)
-	}
 	bgls := make([]nBindGroupLayout, len(p.groups))
 	for i := range p.groups {
 		bgls[i] = p.groups[i].bgl
 	}
 	p.layout, err = d.createPipelineLayout("Compile", label(k.Name()), bgls)
 	if err != nil {
-		return withKernel(err)
+		return withKernel(k, err)
 	}
-	p.pipe, err = d.createComputePipeline("Compile", label(k.Name()), p.layout, module, ki.LoweredName)
+	p.pipe, err = d.createComputePipeline("Compile", label(k.Name()), p.layout, module, p.entry)
 	if err != nil {
-		return withKernel(driverRefused(err))
+		return withKernel(k, driverRefused(err))
 	}
 	return nil
 }

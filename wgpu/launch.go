@@ -66,6 +66,26 @@ func (d *Device) checkLaunch(op string, k *gpu.Kernel, workgroups [3]uint32, bin
 	if err != nil {
 		return nil, nil, err
 	}
+	return d.checkBindings(op, p, workgroups, bindings, bufs)
+}
+
+// checkLaunchFront is checkLaunch for a graph recorder: it needs only the
+// front half of k's compile (its bindings and bind group layouts), and
+// leaves the driver half running.
+func (d *Device) checkLaunchFront(op string, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, bufs []*Buffer) (*pipeline, []*Buffer, error) {
+	if k == nil {
+		return nil, nil, newError(op, ErrorTypeInvalidArgument, "nil kernel")
+	}
+	p, err := d.frontFor(context.Background(), k)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.checkBindings(op, p, workgroups, bindings, bufs)
+}
+
+// checkBindings makes the checks of a launch of p, compiled at least to
+// its front half.
+func (d *Device) checkBindings(op string, p *pipeline, workgroups [3]uint32, bindings []gpu.Buffer, bufs []*Buffer) (*pipeline, []*Buffer, error) {
 	if lim := d.limits.MaxComputeWorkgroupsPerDimension; workgroups[0] > lim || workgroups[1] > lim || workgroups[2] > lim {
 		return nil, nil, newError(op, ErrorTypeLimit, "%s: workgroups %v exceed maxComputeWorkgroupsPerDimension %d", p.name, workgroups, lim)
 	}

@@ -339,11 +339,76 @@ func (d *Device) createShaderModule(op, label, code string) (nShaderModule, erro
 	cl, cc := cstr(label), C.CString(code)
 	defer freeStr(cl)
 	defer freeStr(cc)
+	if ref, ok := d.sharedScope(func() uintptr { return uintptr(C.sg_shader_module_bare(cu(d.dev.ref), cl, cc)) },
+		func(ref uintptr) { C.sg_shader_module_release(C.uintptr_t(ref)) }); ok {
+		return nShaderModule{ref}, nil
+	}
 	var s C.sgScope
 	d.scopeMu.Lock()
 	ref := C.sg_create_shader_module(cu(d.dev.ref), cl, cc, &s)
 	d.scopeMu.Unlock()
 	return nShaderModule{uintptr(ref)}, scopeErr(op, &s)
+}
+
+// scopeEpoch is a run of overlapping sharedScope calls: from the first to
+// join it to the last to leave, no exclusive scoped call runs, so every
+// error raised in it lands in one of its calls' scopes.
+type scopeEpoch struct {
+	active int           // guarded by Device.epochMu: calls in the epoch
+	err    bool          // guarded by Device.epochMu: a scope of the epoch caught an error
+	done   chan struct{} // closed when the last call left; err is final then
+}
+
+// sharedScope runs create, a shader module's or a compute pipeline's
+// creation (the driver's shader compilers: most of a compile's driver
+// half), beside other compiles' instead of one at a time under scopeMu:
+// wgpu-native's error scopes are the device's, so concurrent calls share
+// them. Each call pushes its pair of scopes and pops a pair (each under
+// pairMu, so the stack stays whole pairs) around its creation, and holds
+// scopeMu's read lock meanwhile, so no exclusive scoped call interleaves.
+// An error lands in the top pair, one of the epoch's, whichever call pops
+// it; so when the epoch ends with no error, every call of it succeeded
+// (ok, with its handle). When any caught one, it cannot say whose: each
+// releases its handle and returns !ok, and the caller creates again
+// exclusively, which gives the error to its own call.
+func (d *Device) sharedScope(create func() uintptr, release func(uintptr)) (ref uintptr, ok bool) {
+	d.scopeMu.RLock()
+	d.epochMu.Lock()
+	e := d.epoch
+	if e == nil {
+		e = &scopeEpoch{done: make(chan struct{})}
+		d.epoch = e
+	}
+	e.active++
+	d.epochMu.Unlock()
+
+	d.pairMu.Lock()
+	C.sg_scopes_push(cu(d.dev.ref))
+	d.pairMu.Unlock()
+	ref = create()
+	var s C.sgScope
+	d.pairMu.Lock()
+	C.sg_scopes_pop(cu(d.dev.ref), &s)
+	d.pairMu.Unlock()
+	_, _, caught := scopeError(&s) // frees the message
+
+	d.epochMu.Lock()
+	e.err = e.err || caught
+	e.active--
+	if e.active == 0 {
+		d.epoch = nil
+		close(e.done)
+	}
+	d.epochMu.Unlock()
+	d.scopeMu.RUnlock()
+	<-e.done
+	if e.err || ref == 0 {
+		if ref != 0 {
+			release(ref)
+		}
+		return 0, false
+	}
+	return ref, true
 }
 
 // layoutEntry is one buffer binding of a bind group layout.
@@ -400,6 +465,11 @@ func (d *Device) createComputePipeline(op, label string, layout nPipelineLayout,
 	cl, ce := cstr(label), C.CString(entry)
 	defer freeStr(cl)
 	defer freeStr(ce)
+	if ref, ok := d.sharedScope(func() uintptr {
+		return uintptr(C.sg_compute_pipeline_bare(cu(d.dev.ref), cl, cu(layout.ref), cu(module.ref), ce))
+	}, func(ref uintptr) { C.sg_compute_pipeline_release(C.uintptr_t(ref)) }); ok {
+		return nComputePipeline{ref}, nil
+	}
 	var s C.sgScope
 	d.scopeMu.Lock()
 	ref := C.sg_create_compute_pipeline(cu(d.dev.ref), cl, cu(layout.ref), cu(module.ref), ce, &s)

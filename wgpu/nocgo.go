@@ -74,6 +74,14 @@ func (d *Device) CloseStream(id gpu.StreamID) error { return noCgo("CloseStream"
 // Compile returns an error matching [ErrNoCgo].
 func (d *Device) Compile(ctx context.Context, k *gpu.Kernel) error { return noCgo("Compile") }
 
+// CompileAsync returns an error matching [ErrNoCgo].
+func (d *Device) CompileAsync(ctx context.Context, k *gpu.Kernel) error {
+	return noCgo("Compile")
+}
+
+// CompileWorkers returns 0.
+func (d *Device) CompileWorkers() int { return 0 }
+
 // CheckKernel returns an error matching [ErrNoCgo]; the package function
 // [CheckKernel] needs no device and works in this build.
 func (d *Device) CheckKernel(ctx context.Context, k *gpu.Kernel) (*KernelInfo, error) {

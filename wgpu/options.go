@@ -52,6 +52,13 @@ type Options struct {
 	// for [Device.TempBuffer]; 0 means DefaultTempPoolBytes, negative
 	// keeps none ([Buffer.Recycle] then releases).
 	TempPoolBytes int64
+	// CompileWorkers is how many kernels [Device.Precompile] compiles at
+	// once, and how many compiles a capture or a discarded launch under
+	// CompileAndAutotune leaves running in the background (see
+	// [Device.CompileAsync]); 0 means GOMAXPROCS at Open, 1 compiles one
+	// kernel at a time, in order. The WGSL lowering's sandbox is sized to
+	// run as many lowerings at once.
+	CompileWorkers int
 	// Logger receives the messages about this device: WebGPU errors raised
 	// outside any call's error scope. nil means warnings and errors to
 	// slog.Default(). The driver's own log is process-wide: see SetLogger.

@@ -14,6 +14,7 @@ func (d *Device) Stats() Stats {
 		UncapturedErrors: uncapturedErrors(),
 		BuffersCreated:   d.buffersCreated.Load(),
 	}
+	s.CompileTime = d.compileTime()
 	d.mu.Lock()
 	s.BuffersLive = len(d.buffers)
 	d.mu.Unlock()

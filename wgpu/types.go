@@ -1,5 +1,7 @@
 package wgpu
 
+import "time"
+
 // The plain types and constants of the buffer pools, the counts and the
 // element types of buffer I/O: in both builds, with cgo and without.
 
@@ -24,6 +26,13 @@ type Stats struct {
 	// program can check with it that a warm-up pass compiled every kernel
 	// and the real pass compiled none.
 	Compiles int64
+	// CompileTime is the wall-clock time during which at least one of
+	// those builds was in progress on the device (from its start to its
+	// pipeline's creation, the driver's half in the background included):
+	// compiles that overlap count once, so with several compile workers
+	// it is less than the builds' summed time. A warm-up's compile time is
+	// its difference across the warm-up.
+	CompileTime time.Duration
 	// PipelinesCached is the compiled pipelines the device keeps.
 	PipelinesCached int
 	// BuffersLive is the buffers created and not released.

@@ -43,6 +43,8 @@ type generateConfig struct {
 	out         string
 	cold        bool // measure cold in a child process
 	coldSandbox bool // and once more with the naga sandbox's compile cache empty too
+
+	compileWorkers int // -compile-workers: wgpu.Options.CompileWorkers
 }
 
 // generateReport is what generate -json prints; its field names are
@@ -65,6 +67,8 @@ type generateReport struct {
 	LaunchesPerToken    int               `json:"launches_per_token"`
 	WarmupSeconds       float64           `json:"warmup_seconds"`
 	WarmupCompiles      int64             `json:"warmup_compiles"`
+	WarmupCompileMs     float64           `json:"warmup_compile_ms"` // the warm-up's wgpu.Stats.CompileTime
+	CompileWorkers      int               `json:"compile_workers"`
 	WarmupPrimeMs       float64           `json:"warmup_prime_ms"` // the winners dispatched once with 0 workgroups
 	CandidateKernels    int               `json:"candidate_kernels"`
 	MeasurementLaunches uint64            `json:"measurement_launches"`
@@ -133,7 +137,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		"With -json it prints one object:\n"+
 		`  {"workload", "adapter", "cache", "layers", "width", "heads", "vocab", "max_seq",`+"\n"+
 		`   "prompt_tokens", "prompt", "tokens", "generated", "launches_prefill", "launches_per_token",`+"\n"+
-		`   "warmup_seconds", "warmup_compiles", "warmup_prime_ms", "candidate_kernels", "measurement_launches",`+"\n"+
+		`   "warmup_seconds", "warmup_compiles", "warmup_compile_ms", "compile_workers", "warmup_prime_ms", "candidate_kernels", "measurement_launches",`+"\n"+
 		`   "launches_captured", "keys", "tuned_keys", "cache_hits", "winners",`+"\n"+
 		`   "real_pass_compiles", "buffers_created_after_first_token", "replays",`+"\n"+
 		`   "tokens_match_reference", "max_abs_error", "ttft_ms_warm", "token_ms_median",`+"\n"+
@@ -155,6 +159,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
 	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
+	fs.IntVar(&cfg.compileWorkers, "compile-workers", 0, compileWorkersUsage)
 	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), `directory of the chart (generate.png, .svg); "" for none`)
 	fs.BoolVar(&cfg.cold, "cold", true, "measure the cold figures in a child process with empty caches")
 	fs.BoolVar(&cfg.coldSandbox, "cold-sandbox", false, "-cold: also run the cold child with the naga sandbox's on-disk compilation cache empty")
@@ -268,7 +273,8 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 			}
 		}()
 	}
-	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
+	wgpu.StartLowering() // beside opening the device and the setup (issue 32)
+	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
@@ -317,7 +323,8 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "      (%d and %d launches), executing nothing; their kernels compile, their %d tunable keys are tuned first\n",
 		mc.PrefillLaunches(), mc.DecodeLaunches(), len(tunable))
 	fmt.Fprintf(stdout, "      (the decode's one-row shapes are keys of their own; measurements run on a fork, on fresh buffers)\n")
-	compiles0, start := d.Stats().Compiles, time.Now()
+	st0, start := d.Stats(), time.Now()
+	compiles0 := st0.Compiles
 	pre, err := c.Capture(func() error { return g.Prefill(launch) })
 	var dec *client.Graph
 	if err == nil {
@@ -333,6 +340,8 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		return fail("warm-up sync: %v", err)
 	}
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
+	warmCompile := d.Stats().CompileTime - st0.CompileTime
+	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
 	printedHit := false
 	for _, o := range tunable {
 		_, res, err := tu.Pick(ctx, o.Tune)
@@ -374,6 +383,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	rep.MeasurementLaunches = client.ServiceStats()[d.ServiceID()].Executed
 	rep.LaunchesCaptured = warmStats.Captured
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
+	printWarmupCompile(stdout, warmCompile, d.CompileWorkers(), warmCompiles)
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, rep.CandidateKernels)
 	fmt.Fprintf(stdout, "  launches captured:         %d (prefill %d, decode step %d: none executed)\n", warmStats.Captured, pre.Len(), dec.Len())
 	fmt.Fprintf(stdout, "  pipelines primed:          %d winners dispatched once with 0 workgroups, %.0f ms (the driver's code generation:\n", primed, rep.WarmupPrimeMs)

@@ -199,7 +199,7 @@ func (w *workload) matmulOp() op {
 	} {
 		k := gpu.NewKernel("matmul/"+v.name, v.src, "main").WithConstants(map[string]float64{"T": float64(v.tile)})
 		wg := [3]uint32{ceilDiv(w.N, v.tile), ceilDiv(w.M, v.tile), 1}
-		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: v.name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: v.name, Kernels: []*gpu.Kernel{k}, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 			return c.Launch(k, wg, in...) // dims, a, b, c
 		}})
 		o.kernels = append(o.kernels, k)
@@ -214,14 +214,14 @@ func (w *workload) softmaxOp() op {
 	o.tune = tune.Op{Key: "softmax/" + w.class(w.M, w.N), NewInputs: w.newInputs(w.smDimsData(), w.c, w.s)}
 	const rowWG = 64 // rows per workgroup
 	rowK := gpu.NewKernel("softmax/thread-per-row", softmaxRowWGSL, "main").WithConstants(map[string]float64{"W": rowWG})
-	o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: "thread-per-row", Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+	o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: "thread-per-row", Kernels: []*gpu.Kernel{rowK}, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 		return c.Launch(rowK, [3]uint32{ceilDiv(w.M, rowWG), 1, 1}, in...) // dims, x, y
 	}})
 	o.kernels = append(o.kernels, rowK)
 	for _, wgSize := range []int{64, 256} {
 		name := fmt.Sprintf("group-per-row-%d", wgSize)
 		k := gpu.NewKernel("softmax/"+name, softmaxGroupWGSL, "main").WithConstants(map[string]float64{"W": float64(wgSize)})
-		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Kernels: []*gpu.Kernel{k}, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 			return c.Launch(k, [3]uint32{uint32(w.M), 1, 1}, in...) // dims, x, y
 		}})
 		o.kernels = append(o.kernels, k)
@@ -240,7 +240,7 @@ func (w *workload) reduceOp() op {
 		partials := gpu.NewKernel("reduce/"+name+"/partials", reduceWGSL, "partials").WithConstants(consts)
 		total := gpu.NewKernel("reduce/"+name+"/total", reduceWGSL, "total").WithConstants(consts)
 		groups := uint32(v.groups)
-		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Kernels: []*gpu.Kernel{partials, total}, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 			// in: dims, x, partial, out. A launch binds the buffers its
 			// entry point uses, in binding order: partials reads dims and
 			// x and writes partial; total reads partial and writes out.

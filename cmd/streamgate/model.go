@@ -96,7 +96,8 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 			}
 		}()
 	}
-	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
+	wgpu.StartLowering() // beside opening the device and the setup (issue 32)
+	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
@@ -160,7 +161,8 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its %d launches are discarded,\n", reg.ProcessMode(), mc.Launches())
 		fmt.Fprintf(stdout, "      its kernels compile, its %d tunable keys are tuned (measurements execute under Measure overrides)\n", len(tunable))
 	}
-	compiles0, start := d.Stats().Compiles, time.Now()
+	st0, start := d.Stats(), time.Now()
+	compiles0 := st0.Compiles
 	if cfg.replay {
 		graph, err = c.Capture(func() error { return m.Step(launch) })
 		if err == nil {
@@ -182,6 +184,8 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	}
 	rep.CacheHits = 0 // counted again below, with the tables
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
+	warmCompile := d.Stats().CompileTime - st0.CompileTime
+	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
 	printedHit := false
 	for _, o := range tunable {
 		_, res, err := tu.Pick(work, o.Tune)
@@ -208,6 +212,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	rep.WarmupSeconds, rep.WarmupCompiles, rep.MeasurementLaunches = warmTime.Seconds(), warmCompiles, measured
 	rep.LaunchesCaptured, rep.LaunchesDiscarded = warmStats.Captured, warmStats.Discarded
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
+	printWarmupCompile(stdout, warmCompile, d.CompileWorkers(), warmCompiles)
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, rep.CandidateKernels)
 	if cfg.replay {
 		fmt.Fprintf(stdout, "  launches captured:         %d (the step's own, into a graph: none executed)\n", warmStats.Captured)

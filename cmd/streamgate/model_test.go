@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -76,7 +77,13 @@ func TestModelWarmup(t *testing.T) {
 	assert.Equal(t, "\x89PNG", string(png[:4]))
 	assert.Equal(t, registry.ProcessExecute, registry.Default.ProcessMode(), "the process mode is restored")
 
-	again := runModel(t, "-cache", cache, "-out", "")
+	assert.Equal(t, runtime.GOMAXPROCS(0), rep.CompileWorkers, "-compile-workers defaults to GOMAXPROCS")
+	assert.Positive(t, rep.WarmupCompileMs)
+
+	again := runModel(t, "-cache", cache, "-out", "", "-compile-workers", "1")
+	assert.Equal(t, 1, again.CompileWorkers)
+	assert.Positive(t, again.WarmupCompileMs)
+	assert.LessOrEqual(t, again.WarmupCompileMs, 1e3*again.WarmupSeconds, "the compile time is within the warm-up")
 	assert.Equal(t, 7, again.CacheHits)
 	assert.Zero(t, again.TunedKeys)
 	assert.Zero(t, again.MeasurementLaunches, "nothing is measured")
@@ -95,6 +102,7 @@ func TestModelWarmupText(t *testing.T) {
 	t.Log("\n" + out)
 	assert.Contains(t, out, "27 launches a step")
 	assert.Contains(t, out, "process mode CompileAndAutotune")
+	assert.Regexp(t, `warm-up compile:\s+[0-9.]+ ms on \d+ workers \(\d+ pipelines\)`, out)
 	assert.Equal(t, 7, strings.Count(out, "(timing: wall)"))
 	assert.Equal(t, 7, strings.Count(out, "  winner\n"), "one winner per key")
 	assert.Equal(t, 27, count(t, out, `launches discarded:\s+(\d+)`))

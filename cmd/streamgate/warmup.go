@@ -43,6 +43,8 @@ type warmupConfig struct {
 	json     bool   // print one JSON object (warmupReport), not the text
 	adapter  string // wgpu.Options.Adapter
 	replay   bool   // -workload model: capture in the warm-up, replay in the real pass
+
+	compileWorkers int // -compile-workers: wgpu.Options.CompileWorkers
 }
 
 func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
@@ -75,6 +77,7 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 	fs.BoolVar(&cfg.json, "json", false, "print one JSON object instead of the text")
 	fs.StringVar(&cfg.timing, "timing", "auto", "how the tuner times samples: auto (GPU timestamps when the device has them) or wall")
 	fs.StringVar(&cfg.adapter, "adapter", "", adapterUsage)
+	fs.IntVar(&cfg.compileWorkers, "compile-workers", 0, compileWorkersUsage)
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		cfg.cache.parsed(fs)
 		switch {
@@ -134,7 +137,8 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 			}
 		}()
 	}
-	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
+	wgpu.StartLowering() // beside opening the device and the setup (issue 32)
+	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
@@ -173,7 +177,8 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	// 1. The warm-up pass.
 	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its launches are discarded,\n", reg.ProcessMode())
 	fmt.Fprintf(stdout, "      its kernels compile, its ops are tuned (measurements execute under Measure overrides)\n")
-	compiles0, start := d.Stats().Compiles, time.Now()
+	st0, start := d.Stats(), time.Now()
+	compiles0 := st0.Compiles
 	results, err := w.step(ctx, tu)
 	finishProgress()
 	for i, res := range results {
@@ -200,6 +205,8 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 		return fail("warm-up sync: %v", err)
 	}
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
+	warmCompile := d.Stats().CompileTime - st0.CompileTime
+	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
 	cached := 0
 	for i, o := range w.ops {
 		res := results[i]
@@ -218,6 +225,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	rep.LaunchesDiscarded, rep.MeasurementLaunches = warmStats.Discarded, warmStats.Executed
 	rep.LaunchesPerStep = int(warmStats.Discarded)
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
+	printWarmupCompile(stdout, warmCompile, d.CompileWorkers(), warmCompiles)
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, w.kernels)
 	fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
 	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", warmStats.Executed)

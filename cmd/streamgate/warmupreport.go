@@ -23,7 +23,8 @@ const warmupJSONHelp = "With -json it prints one JSON object instead of the text
 	`  {"workload", "adapter", "interrupted",` + "\n" +
 	`   "cache": {"file", "read_only", "stored", "redis", "shared"},` + "\n" +
 	`   "layers", "width", "heads", "seq", "vocab", "m", "n", "k", "steps",` + "\n" +
-	`   "launches_per_step", "warmup_seconds", "warmup_compiles", "candidate_kernels",` + "\n" +
+	`   "launches_per_step", "warmup_seconds", "warmup_compiles", "warmup_compile_ms",` + "\n" +
+	`   "compile_workers", "candidate_kernels",` + "\n" +
 	`   "launches_discarded", "measurement_launches", "replay", "launches_captured",` + "\n" +
 	`   "keys", "tuned_keys", "cache_hits", "winners": {key: variant},` + "\n" +
 	`   "real_pass_compiles", "real_pass_buffers_created", "cpu_check", "max_abs_error",` + "\n" +
@@ -55,6 +56,8 @@ type warmupReport struct {
 	LaunchesPerStep     int               `json:"launches_per_step"`
 	WarmupSeconds       float64           `json:"warmup_seconds"`
 	WarmupCompiles      int64             `json:"warmup_compiles"`
+	WarmupCompileMs     float64           `json:"warmup_compile_ms"` // the warm-up's wgpu.Stats.CompileTime
+	CompileWorkers      int               `json:"compile_workers"`
 	CandidateKernels    int               `json:"candidate_kernels"`
 	LaunchesDiscarded   uint64            `json:"launches_discarded"` // the warm-up's: the step's own (0 with -replay)
 	MeasurementLaunches uint64            `json:"measurement_launches"`

@@ -279,7 +279,7 @@ func (m *Model) tuneOp(o *Op) tune.Op {
 	}
 	t := tune.Op{Key: o.Key, NewInputs: m.newInputs(first)}
 	for _, v := range o.Variants {
-		t.Candidates = append(t.Candidates, tune.Candidate{Name: v.Name, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
+		t.Candidates = append(t.Candidates, tune.Candidate{Name: v.Name, Kernels: []*gpu.Kernel{v.Kernel}, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 			return c.Launch(v.Kernel, v.Workgroups, in...)
 		}})
 	}

@@ -17,10 +17,10 @@ var results = newResultCache()
 // declarations stay as they are.
 //
 // Lower is safe for concurrent use by multiple goroutines; calls run in
-// parallel on up to GOMAXPROCS sandbox instances and wait for one beyond
-// that. The first call in a process starts the sandbox, which takes about
-// a second without a warm compilation cache; calls made meanwhile wait for
-// it.
+// parallel on up to GOMAXPROCS sandbox instances (or as many as [Reserve]
+// asked for) and wait for one beyond that. The first call in a process
+// starts the sandbox, which takes about a second without a warm
+// compilation cache; calls made meanwhile wait for it.
 //
 // A source naga rejects returns an [*Error] of stage StageParse (naga 30's
 // front end also type-checks: let x: u32 = 1.5 fails here),

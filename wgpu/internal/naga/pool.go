@@ -10,22 +10,39 @@ import (
 	"sync/atomic"
 )
 
+// maxInstances bounds the instances a pool may ever be grown to (each
+// costs its linear memory).
+const maxInstances = 256
+
 // pool hands instances of one sandbox to callers, one caller per instance.
-// At most cap(sem) instances exist at a time; idle ones are kept for the
+// At most limit instances exist at a time; idle ones are kept for the
 // next caller, made on demand. It is safe for concurrent use. The zero
 // value is unusable; newPool makes one.
 type pool struct {
-	sb  *sandbox      // written once
-	sem chan struct{} // a token per live instance
+	sb     *sandbox      // written once
+	tokens chan struct{} // a token per instance that may still be made or handed out; cap maxInstances
 
-	mu   sync.Mutex
-	idle []*instance // guarded by mu
+	mu    sync.Mutex
+	idle  []*instance // guarded by mu
+	limit int         // guarded by mu: tokens put into the pool, in all
 
 	made, dropped atomic.Int64 // instances made and closed, for tests
 }
 
 func newPool(sb *sandbox, size int) *pool {
-	return &pool{sb: sb, sem: make(chan struct{}, max(size, 1))}
+	p := &pool{sb: sb, tokens: make(chan struct{}, maxInstances)}
+	p.grow(max(size, 1))
+	return p
+}
+
+// grow raises the pool's limit to n instances (at most maxInstances); it
+// never lowers it.
+func (p *pool) grow(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for ; p.limit < min(n, maxInstances); p.limit++ {
+		p.tokens <- struct{}{}
+	}
 }
 
 // get returns an instance for the caller's sole use, waiting while all
@@ -33,7 +50,7 @@ func newPool(sb *sandbox, size int) *pool {
 // hand the instance back with put.
 func (p *pool) get(ctx context.Context) (*instance, error) {
 	select {
-	case p.sem <- struct{}{}:
+	case <-p.tokens:
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}
@@ -50,7 +67,7 @@ func (p *pool) get(ctx context.Context) (*instance, error) {
 	}
 	in, err := newInstance(ctx, p.sb.rt, p.sb.cm)
 	if err != nil {
-		<-p.sem
+		p.tokens <- struct{}{}
 		return nil, err
 	}
 	p.made.Add(1)
@@ -68,7 +85,7 @@ func (p *pool) put(in *instance, broken bool) {
 		p.idle = append(p.idle, in)
 		p.mu.Unlock()
 	}
-	<-p.sem
+	p.tokens <- struct{}{}
 }
 
 // lower runs instance.lower on an instance of p, dropping the instance if

@@ -34,6 +34,31 @@ type sandbox struct {
 // current is the process's sandbox, nil until first use.
 var current atomic.Pointer[sandbox]
 
+// minInstances is the most instances a Reserve asked for.
+var minInstances atomic.Int64
+
+// Reserve lets up to n calls of [Lower] run at once (at most 256), for a
+// caller that lowers on n goroutines: by default GOMAXPROCS calls run at
+// once. It only ever raises the bound, and makes no instance: they are made
+// on demand. It is safe for concurrent use.
+func Reserve(n int) {
+	for {
+		old := minInstances.Load()
+		if int64(n) <= old || minInstances.CompareAndSwap(old, int64(n)) {
+			break
+		}
+	}
+	if sb := current.Load(); sb != nil {
+		select {
+		case <-sb.ready:
+			if sb.pool != nil {
+				sb.pool.grow(n)
+			}
+		default: // start grows the pool once ready
+		}
+	}
+}
+
 // cacheDir returns the directory of wazero's compilation cache, or "" for
 // none. Tests replace it before the sandbox starts.
 var cacheDir = defaultCacheDir
@@ -79,6 +104,18 @@ func writableDir(dir string) bool {
 	return os.Remove(f.Name()) == nil
 }
 
+// Prestart starts the process's sandbox in the background if it has not
+// started, and returns at once: a later [Lower] then finds it ready, or
+// waits only for the rest of its start. It is safe for concurrent use.
+func Prestart() {
+	if current.Load() == nil {
+		n := &sandbox{ready: make(chan struct{})}
+		if current.CompareAndSwap(nil, n) {
+			go n.start()
+		}
+	}
+}
+
 // loadSandbox returns the process's sandbox, starting it on first use.
 // While it starts, callers wait; a canceled ctx returns ctx.Err(), and
 // the start goes on for the next caller. A failed start is recorded: every
@@ -113,7 +150,13 @@ func loadSandbox(ctx context.Context) (*sandbox, error) {
 // start compiles the module, with the compilation cache if it works and
 // without it otherwise, and makes the first instance.
 func (sb *sandbox) start() {
-	defer close(sb.ready)
+	defer func() {
+		close(sb.ready)
+		if sb.pool != nil {
+			// A Reserve that found sb not ready left the growing to us.
+			sb.pool.grow(int(minInstances.Load()))
+		}
+	}()
 	ctx := context.Background()
 	if dir := cacheDir(); dir != "" && writableDir(dir) {
 		if cache, err := wazero.NewCompilationCacheWithDir(dir); err == nil {
@@ -156,7 +199,7 @@ func (sb *sandbox) compile(ctx context.Context, cache wazero.CompilationCache) (
 	if err := instantiateGlue(ctx, rt, cm); err != nil {
 		return err
 	}
-	p := newPool(sb, runtime.GOMAXPROCS(0))
+	p := newPool(sb, max(runtime.GOMAXPROCS(0), int(minInstances.Load())))
 	sb.rt, sb.cm, sb.cache, sb.pool = rt, cm, cache, p
 	// Make the first instance now: it proves that the module runs, and the
 	// first caller finds it ready.
