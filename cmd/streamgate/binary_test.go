@@ -7,6 +7,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"go/build"
 	"os"
@@ -350,5 +351,63 @@ func TestIssue31_BinarySIGINT(t *testing.T) {
 		assert.Contains(t, stderr.String(), "), stored in "+file+"; 0 found in the tune cache\n")
 	} else {
 		assert.Contains(t, stderr.String(), "interrupted in the real pass, after ")
+	}
+}
+
+// TestIssue31_GenerateSIGINT: Ctrl-C in generate's warm-up or generation
+// stops it at the next launch or token, says what was tuned and where it
+// is stored, prints the partial JSON object and exits 130; the keys it
+// names are in the cache file.
+func TestIssue31_GenerateSIGINT(t *testing.T) {
+	needAdapter(t)
+	bin := buildStreamgate(t)
+	dir := t.TempDir()
+	home := t.TempDir()
+	file := filepath.Join(dir, "tune.db")
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "generate", "-cache", file, "-timing", "wall", "-out", "", "-json")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+home, "HOME="+home)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	require.NoError(t, cmd.Start())
+	for deadline := time.Now().Add(4 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(file); err == nil && len(readCache(t, file)) > 0 {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "no winner stored; stderr:\n%s", &stderr)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		// The run finished before the signal landed: nothing to check
+		// but that it succeeded.
+		require.NoError(t, err, "stderr:\n%s", &stderr)
+		t.Skip("generate finished before Ctrl-C arrived")
+	}
+	assert.Equal(t, 130, ee.ExitCode(), "stderr:\n%s", &stderr)
+	assert.Contains(t, stderr.String(), "streamgate generate: interrupted ")
+	var rep generateReport
+	dec := json.NewDecoder(&stdout)
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&rep), "the partial object; stderr:\n%s", &stderr)
+	assert.True(t, rep.Interrupted)
+	assert.Equal(t, "file", rep.Cache.Stored)
+	stored := map[string]string{}
+	for k, e := range readCache(t, file) {
+		stored[k.Key] = e.Ranking[0]
+	}
+	if strings.Contains(stderr.String(), "interrupted in the warm-up: ") {
+		assert.Positive(t, rep.TunedKeys)
+		assert.Len(t, stored, rep.TunedKeys, "the file holds what was tuned")
+		assert.Contains(t, stderr.String(), fmt.Sprintf("tuned %d of ", rep.TunedKeys))
+		assert.Contains(t, stderr.String(), "), stored in "+file+"; 0 found in the tune cache\n")
+	}
+	for key, winner := range rep.Winners {
+		if w, ok := stored[key]; ok {
+			assert.Equal(t, winner, w, "%s: the winner reported is the one stored", key)
+		}
 	}
 }

@@ -59,7 +59,8 @@
 // -cache ""). Warnings, a library's slog records included, are lines of one
 // format on stderr: "streamgate CMD: warning: ...".
 //
-// The first Ctrl-C stops warmup at the next launch (a tune or a sync
+// The first Ctrl-C stops warmup and generate at the next launch, or
+// generate's generation at the next token (a tune or a sync
 // already started finishes): it says what was tuned and where it is
 // stored, prints with -json the object so far with "interrupted": true,
 // and exits 130. A second Ctrl-C exits at once.

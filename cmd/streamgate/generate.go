@@ -52,7 +52,8 @@ type generateConfig struct {
 type generateReport struct {
 	Workload     string    `json:"workload"` // "generate"
 	Adapter      string    `json:"adapter"`
-	Cache        cacheJSON `json:"cache"` // as warmup's
+	Interrupted  bool      `json:"interrupted"` // Ctrl-C stopped the run: the figures are those reached
+	Cache        cacheJSON `json:"cache"`       // as warmup's
 	Layers       int       `json:"layers"`
 	Width        int       `json:"width"`
 	Heads        int       `json:"heads"`
@@ -135,8 +136,8 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		"kernels); -cold-sandbox also runs the cold child with it empty. A chart of\n"+
 		"time to first token and the per-token latency goes to -out.\n\n"+
 		"With -json it prints one object:\n"+
-		`  {"workload", "adapter", "cache", "layers", "width", "heads", "vocab", "max_seq",`+"\n"+
-		`   "prompt_tokens", "prompt", "tokens", "generated", "launches_prefill", "launches_per_token",`+"\n"+
+		`  {"workload", "adapter", "interrupted", "cache", "layers", "width", "heads", "vocab",`+"\n"+
+		`   "max_seq", "prompt_tokens", "prompt", "tokens", "generated", "launches_prefill", "launches_per_token",`+"\n"+
 		`   "warmup_seconds", "warmup_compiles", "warmup_compile_ms", "compile_workers", "warmup_prime_ms", "candidate_kernels", "measurement_launches",`+"\n"+
 		`   "launches_captured", "keys", "tuned_keys", "cache_hits", "winners",`+"\n"+
 		`   "real_pass_compiles", "buffers_created_after_first_token", "replays",`+"\n"+
@@ -145,7 +146,11 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		`   "cold", "ttft_ms_cold", "cold_compiles", "cold_decode_compiles", "cold_token_ms",`+"\n"+
 		`   "compile_ms_prefill", "compile_ms_decode", "sandbox_start_ms", "ttft_ms_cold_sandbox", "chart"}`+"\n"+
 		"(tuned_keys: measured in this run; cache_hits: found in the tune cache;\n"+
-		"cache: {\"file\", \"read_only\", \"stored\", \"redis\", \"shared\"}, as warmup's).")
+		"cache: {\"file\", \"read_only\", \"stored\", \"redis\", \"shared\"}, as warmup's).\n\n"+
+		"Ctrl-C stops the warm-up at the next launch or the generation at the next\n"+
+		"token: it says what was tuned and where it is stored (with -json, the\n"+
+		"object so far, \"interrupted\": true) and exits 130; a second Ctrl-C exits\n"+
+		"at once.")
 	fs.IntVar(&cfg.model.Layers, "layers", 4, "decoder layers")
 	fs.IntVar(&cfg.model.Width, "width", 128, "model width (a multiple of -heads)")
 	fs.IntVar(&cfg.model.Heads, "heads", 4, "attention heads")
@@ -267,9 +272,11 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		text := stdout
 		stdout = io.Discard
 		defer func() {
-			if code == 0 {
+			if code == 0 || code == exitInterrupted {
 				rep.Cache = cr.json()
-				code = writeJSON(text, rep)
+				if c := writeJSON(text, rep); c != 0 {
+					code = c
+				}
 			}
 		}()
 	}
@@ -314,7 +321,29 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		opts = append(opts, tune.WithTiming(tune.TimingWall))
 	}
 	tu := tune.New(c, opts...)
-	launch := decoder.Tuned(ctx, tu, c)
+	var tuned []string // the keys measured so far, in order
+	seenKeys := map[string]bool{}
+	launch := tunedLaunch(ctx, tu, c, func(o *decoder.Op, res *tune.Result) {
+		rep.Winners[o.Key] = res.Winner
+		if !seenKeys[o.Key] {
+			seenKeys[o.Key] = true
+			if !res.Cached {
+				tuned = append(tuned, o.Key)
+			}
+		}
+	})
+	// stopped reports a Ctrl-C seen where, after the warm-up's tuning
+	// when decided.
+	stopped := func(where string, decided bool) int {
+		rep.Interrupted = true
+		hits := len(seenKeys) - len(tuned)
+		if decided {
+			hits = rep.CacheHits
+		} else {
+			rep.TunedKeys, rep.CacheHits = len(tuned), hits
+		}
+		return sayInterrupted(stderr, "generate", where, !decided, tuned, len(tuned), hits, len(tunable), cr)
+	}
 	prev := reg.SetProcessMode(registry.ProcessCompileAndAutotune)
 	defer reg.SetProcessMode(prev)
 
@@ -332,6 +361,12 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		dec, err = c.Capture(func() error { return g.Decode(launch) })
 	}
 	finishProgress()
+	if errors.Is(err, errInterrupted) {
+		if dec != nil {
+			dec.Release()
+		}
+		return stopped("in the warm-up", false)
+	}
 	if err != nil {
 		return fail("warm-up: %v", err)
 	}
@@ -397,6 +432,10 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "      (the state buffer, position and token, written before each; the argmax read back: 4 bytes)\n")
 	compiles1, replays0 := d.Stats().Compiles, c.Stats().Replays
 	tokens, ttft, steps, created, err := generateReplayed(ctx, g, c, pre, dec, n)
+	if err != nil && ctx.Err() != nil {
+		rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), msList(steps)
+		return stopped(fmt.Sprintf("in the generation, after %d of %d tokens", len(tokens), n), true)
+	}
 	if err != nil {
 		return fail("%v", err)
 	}
@@ -489,6 +528,9 @@ func generateReplayed(ctx context.Context, g *decoder.Generator, c *client.Clien
 	s0 := d.Stats()
 	p := len(g.Prompt)
 	for i := 1; i < n; i++ {
+		if ctx.Err() != nil { // Ctrl-C: stop at a token boundary with the tokens so far
+			return tokens, ttft, steps, 0, errInterrupted
+		}
 		start := time.Now()
 		if err := g.SetState(p+i-1, tok); err != nil {
 			return nil, 0, nil, 0, err

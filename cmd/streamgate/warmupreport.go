@@ -105,20 +105,28 @@ func stepFigures(rep *warmupReport, times []time.Duration) {
 // status.
 func interrupted(stderr io.Writer, rep *warmupReport, where string, keys []string, n int, cr *cacheReport) int {
 	rep.Interrupted = true
+	return sayInterrupted(stderr, "warmup", where, where == "in the warm-up pass", keys, rep.TunedKeys, rep.CacheHits, n, cr)
+}
+
+// sayInterrupted writes cmd's line for a run Ctrl-C stopped where: inWarmup
+// when the warm-up was under way (keys: those tuned so far), else all n
+// keys were decided, tuned of them measured and hits found in the cache.
+// It returns the exit status.
+func sayInterrupted(stderr io.Writer, cmd, where string, inWarmup bool, keys []string, tuned, hits, n int, cr *cacheReport) int {
 	var what string
 	switch {
-	case where != "in the warm-up pass" && rep.CacheHits == n:
+	case !inWarmup && hits == n:
 		what = fmt.Sprintf("all %d keys were found in the tune cache", n)
-	case where != "in the warm-up pass":
+	case !inWarmup:
 		what = fmt.Sprintf("all %d keys were decided (%d tuned, %d found in the tune cache); the tuned ones are stored %s",
-			n, rep.TunedKeys, rep.CacheHits, cr.stored())
+			n, tuned, hits, cr.stored())
 	case len(keys) == 0:
-		what = fmt.Sprintf("nothing was tuned (%d of %d keys found in the tune cache)", rep.CacheHits, n)
+		what = fmt.Sprintf("nothing was tuned (%d of %d keys found in the tune cache)", hits, n)
 	default:
 		what = fmt.Sprintf("tuned %d of %d keys (%s), stored %s; %d found in the tune cache",
-			len(keys), n, strings.Join(keys, ", "), cr.stored(), rep.CacheHits)
+			len(keys), n, strings.Join(keys, ", "), cr.stored(), hits)
 	}
-	fmt.Fprintf(stderr, "streamgate warmup: interrupted %s: %s\n", where, what)
+	fmt.Fprintf(stderr, "streamgate %s: interrupted %s: %s\n", cmd, where, what)
 	return exitInterrupted
 }
 
