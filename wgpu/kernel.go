@@ -208,21 +208,11 @@ func (d *Device) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
 // concurrent callers) if needed. It must be called without d.life held.
 func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error) {
 	if p := d.kernelPipeline(k); p != nil && !d.closed.Load() {
-		return p, nil
+		return p, nil // the launch path: one atomic load, no call
 	}
-	key := k.Key()
-	if p, ok := d.pipelines.Load(key); ok && p.ok.Load() {
-		if d.closed.Load() {
-			return nil, closedError("Compile")
-		}
-		d.indexKernel(k, p)
-		return p, nil
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if d.closed.Load() {
-		return nil, closedError("Compile")
+	p, key, ready, err := d.lookupPipeline(ctx, k)
+	if ready || err != nil {
+		return p, err
 	}
 	np := newPipeline(k)
 	p, loaded := d.pipelines.LoadOrStore(key, np)
@@ -246,6 +236,32 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 	return p, nil
 }
 
+// lookupPipeline is the slow start of pipelineFor and frontFor, after
+// the index by kernel pointer missed: ready with k's pipeline when it is
+// compiled, an error when ctx is done or the device closed, else k's key
+// and the pipeline in progress for it (nil when none is).
+func (d *Device) lookupPipeline(ctx context.Context, k *gpu.Kernel) (p *pipeline, key [32]byte, ready bool, err error) {
+	key = k.Key()
+	p, ok := d.pipelines.Load(key)
+	if ok && p.ok.Load() {
+		if d.closed.Load() {
+			return nil, key, false, closedError("Compile")
+		}
+		d.indexKernel(k, p)
+		return p, key, true, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, key, false, err
+	}
+	if d.closed.Load() {
+		return nil, key, false, closedError("Compile")
+	}
+	if !ok {
+		p = nil
+	}
+	return p, key, false, nil
+}
+
 // frontFor returns k's pipeline once its front half is built (its bindings
 // and bind group layouts), compiling it (once across concurrent callers)
 // if needed; the driver half may still be running: p.done closes when it
@@ -253,24 +269,13 @@ func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, err
 // held.
 func (d *Device) frontFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error) {
 	if p := d.kernelPipeline(k); p != nil && !d.closed.Load() {
-		return p, nil
+		return p, nil // the launch path: one atomic load, no call
 	}
-	key := k.Key()
-	p, ok := d.pipelines.Load(key)
-	if ok && p.ok.Load() {
-		if d.closed.Load() {
-			return nil, closedError("Compile")
-		}
-		d.indexKernel(k, p)
-		return p, nil
+	p, key, ready, err := d.lookupPipeline(ctx, k)
+	if ready || err != nil {
+		return p, err
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if d.closed.Load() {
-		return nil, closedError("Compile")
-	}
-	if !ok {
+	if p == nil {
 		np := newPipeline(k)
 		var loaded bool
 		if p, loaded = d.pipelines.LoadOrStore(key, np); !loaded {
