@@ -299,40 +299,47 @@ func TestIssue31_BinaryCaches(t *testing.T) {
 	}
 }
 
-// TestIssue31_BinarySIGINT: Ctrl-C in the warm-up stops it at the next
-// launch, says what was tuned and where it is stored, prints the partial
-// JSON object, and exits 130; the keys it names are in the cache file.
-func TestIssue31_BinarySIGINT(t *testing.T) {
+// interruptAfterWinner runs the built binary's command cmd with a tune
+// cache file and -json (and args), sends SIGINT once the file holds a
+// winner, and returns the file, the output and Wait's error.
+func interruptAfterWinner(t *testing.T, cmd string, args ...string) (file string, stdout, stderr *bytes.Buffer, err error) {
+	t.Helper()
 	needAdapter(t)
 	bin := buildStreamgate(t)
 	dir := t.TempDir()
 	home := t.TempDir()
-	file := filepath.Join(dir, "tune.db")
+	file = filepath.Join(dir, "tune.db")
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	// The default model: its 7 keys take seconds to tune, and many real
-	// steps follow; Ctrl-C lands in one or the other.
-	cmd := exec.CommandContext(ctx, bin, "warmup", "-cache", file, "-timing", "wall", "-out", "", "-steps", "100000", "-json")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+home, "HOME="+home)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Start())
-	// Wait for the first winner to be stored, then interrupt.
+	c := exec.CommandContext(ctx, bin, append([]string{cmd, "-cache", file, "-timing", "wall", "-out", "", "-json"}, args...)...)
+	c.Dir = dir
+	c.Env = append(os.Environ(), "XDG_CACHE_HOME="+home, "HOME="+home)
+	stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
+	c.Stdout, c.Stderr = stdout, stderr
+	require.NoError(t, c.Start())
 	for deadline := time.Now().Add(4 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
 		if _, err := os.Stat(file); err == nil && len(readCache(t, file)) > 0 {
 			break
 		}
-		require.True(t, time.Now().Before(deadline), "no winner stored; stderr:\n%s", &stderr)
+		require.True(t, time.Now().Before(deadline), "no winner stored; stderr:\n%s", stderr)
 	}
-	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	err := cmd.Wait()
+	require.NoError(t, c.Process.Signal(syscall.SIGINT))
+	return file, stdout, stderr, c.Wait()
+}
+
+// TestIssue31_BinarySIGINT: Ctrl-C in the warm-up stops it at the next
+// launch, says what was tuned and where it is stored, prints the partial
+// JSON object, and exits 130; the keys it names are in the cache file.
+func TestIssue31_BinarySIGINT(t *testing.T) {
+	// The default model: its 7 keys take seconds to tune, and many real
+	// steps follow; Ctrl-C lands in one or the other.
+	file, stdout, stderr, err := interruptAfterWinner(t, "warmup", "-steps", "100000")
 	var ee *exec.ExitError
-	require.ErrorAs(t, err, &ee, "stderr:\n%s", &stderr)
-	assert.Equal(t, 130, ee.ExitCode(), "stderr:\n%s", &stderr)
+	require.ErrorAs(t, err, &ee, "stderr:\n%s", stderr)
+	assert.Equal(t, 130, ee.ExitCode(), "stderr:\n%s", stderr)
 	assert.Contains(t, stderr.String(), "streamgate warmup: interrupted ")
 	var rep warmupReport
-	dec := json.NewDecoder(&stdout)
+	dec := json.NewDecoder(stdout)
 	dec.DisallowUnknownFields()
 	require.NoError(t, dec.Decode(&rep), "the partial object")
 	assert.True(t, rep.Interrupted)
@@ -359,40 +366,20 @@ func TestIssue31_BinarySIGINT(t *testing.T) {
 // is stored, prints the partial JSON object and exits 130; the keys it
 // names are in the cache file.
 func TestIssue31_GenerateSIGINT(t *testing.T) {
-	needAdapter(t)
-	bin := buildStreamgate(t)
-	dir := t.TempDir()
-	home := t.TempDir()
-	file := filepath.Join(dir, "tune.db")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "generate", "-cache", file, "-timing", "wall", "-out", "", "-json")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+home, "HOME="+home)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	require.NoError(t, cmd.Start())
-	for deadline := time.Now().Add(4 * time.Minute); ; time.Sleep(100 * time.Millisecond) {
-		if _, err := os.Stat(file); err == nil && len(readCache(t, file)) > 0 {
-			break
-		}
-		require.True(t, time.Now().Before(deadline), "no winner stored; stderr:\n%s", &stderr)
-	}
-	require.NoError(t, cmd.Process.Signal(syscall.SIGINT))
-	err := cmd.Wait()
+	file, stdout, stderr, err := interruptAfterWinner(t, "generate")
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {
 		// The run finished before the signal landed: nothing to check
 		// but that it succeeded.
-		require.NoError(t, err, "stderr:\n%s", &stderr)
+		require.NoError(t, err, "stderr:\n%s", stderr)
 		t.Skip("generate finished before Ctrl-C arrived")
 	}
-	assert.Equal(t, 130, ee.ExitCode(), "stderr:\n%s", &stderr)
+	assert.Equal(t, 130, ee.ExitCode(), "stderr:\n%s", stderr)
 	assert.Contains(t, stderr.String(), "streamgate generate: interrupted ")
 	var rep generateReport
-	dec := json.NewDecoder(&stdout)
+	dec := json.NewDecoder(stdout)
 	dec.DisallowUnknownFields()
-	require.NoError(t, dec.Decode(&rep), "the partial object; stderr:\n%s", &stderr)
+	require.NoError(t, dec.Decode(&rep), "the partial object; stderr:\n%s", stderr)
 	assert.True(t, rep.Interrupted)
 	assert.Equal(t, "file", rep.Cache.Stored)
 	stored := map[string]string{}
