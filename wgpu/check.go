@@ -25,6 +25,8 @@ type ModuleInfo struct {
 	// (naga 0.13, inside wgpu-native 0.17), with the override constants
 	// replaced by their values.
 	Lowered string
+
+	posMap *lower.Map // Lowered's positions to source's
 }
 
 // EntryPointInfo is one entry point of a module.
@@ -50,6 +52,8 @@ type EntryPointInfo struct {
 type KernelInfo struct {
 	EntryPointInfo
 	Lowered string
+
+	posMap *lower.Map // Lowered's positions to the kernel's source
 }
 
 // StartLowering starts, in the background, the sandbox in which every
@@ -192,7 +196,7 @@ func checkKernel(ctx context.Context, op, source, entry string, constants map[st
 			continue
 		}
 		if ep.Name == entry {
-			return &KernelInfo{EntryPointInfo: ep, Lowered: mi.Lowered}, nil
+			return &KernelInfo{EntryPointInfo: ep, Lowered: mi.Lowered, posMap: mi.posMap}, nil
 		}
 		computes = append(computes, ep.Name)
 	}
@@ -219,61 +223,14 @@ func frontEndError(op string, err error) error {
 }
 
 func checkModule(ctx context.Context, op, source string, constants map[string]float64, lim Limits) (*ModuleInfo, error) {
-	fl := frontEndLimits(lim)
-	m, err := wgsl.Parse(source, fl)
+	lm, err := lower.Lower(ctx, source, constants, lower.Options{Limits: frontEndLimits(lim), Timeout: time.Duration(loweringTimeout.Load())})
 	if err != nil {
-		return nil, frontEndError(op, err)
+		return nil, loweringError(ctx, op, err)
 	}
-	bound, changed, err := bindOverrides(source, m, constants)
-	if err != nil {
-		return nil, newError(op, ErrorTypeValidation, "%v", err)
-	}
-	if changed {
-		// Array counts and workgroup sizes may use the overrides: read
-		// them again with the values in.
-		if m, err = wgsl.Parse(bound, fl); err != nil {
-			return nil, frontEndError(op, err)
-		}
-	}
-	lowered, err := lowerBounded(ctx, bound)
-	if err != nil {
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			return nil, ctx.Err()
-		}
-		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, newError(op, ErrorTypeLimit, "the WGSL compiler (%s) took more than %v, the limit of one lowering (LoweringTimeout): simplify the module or split it", naga.Version(), time.Duration(loweringTimeout.Load()))
-		}
-		var ne *naga.Error
-		if !errors.As(err, &ne) || ne.Stage == naga.StageSandbox {
-			return nil, newError(op, ErrorTypeInternal, "the WGSL compiler's sandbox (%s) failed: %v", naga.Version(), err)
-		}
-		where := "wgsl: "
-		if ne.Line > 0 {
-			where = fmt.Sprintf("wgsl:%d:%d: ", ne.Line, ne.Column)
-		}
-		return nil, newError(op, ErrorTypeValidation, "%s%s (%s)", where, ne.Msg, naga.Version())
-	}
-	r, err := lower.ForDriver(source, lowered)
-	if err != nil {
-		var ue *lower.UnsupportedError
-		if errors.As(err, &ue) {
-			return nil, &Error{Op: op, Type: ErrorTypeUnsupported, Message: err.Error()}
-		}
-		return nil, newError(op, ErrorTypeInternal, "the lowering could not read naga's output (%s): %v", naga.Version(), err)
-	}
-	lowered = r.Source
-	// naga writes the entry points in source order, renaming those whose
-	// names the driver reserves.
-	var loweredEPs []lower.EntryPoint
-	if len(r.EntryPoints) == len(m.EntryPoints) {
-		loweredEPs = r.EntryPoints
-	}
-	mi := &ModuleInfo{Lowered: lowered, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints))}
+	m := lm.Front
+	mi := &ModuleInfo{Lowered: lm.Source, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints)), posMap: lm.Map}
 	for i, ep := range m.EntryPoints {
-		info := EntryPointInfo{Name: ep.Name, Stage: ep.Stage, WorkgroupSize: ep.WorkgroupSize, LoweredName: ep.Name}
-		if loweredEPs != nil && loweredEPs[i].Stage == ep.Stage {
-			info.LoweredName = loweredEPs[i].Name
-		}
+		info := EntryPointInfo{Name: ep.Name, Stage: ep.Stage, WorkgroupSize: ep.WorkgroupSize, LoweredName: lm.LoweredNames[i]}
 		for _, b := range ep.Bindings {
 			info.Bindings = append(info.Bindings, bindingOf(b))
 		}
@@ -287,19 +244,33 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 	return mi, nil
 }
 
+// loweringError converts an error of [lower.Lower].
+func loweringError(ctx context.Context, op string, err error) error {
+	var we *wgsl.Error
+	var le *lower.Error
+	var ue *lower.UnsupportedError
+	switch {
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
+		return ctx.Err()
+	case errors.As(err, &we):
+		return frontEndError(op, err)
+	case errors.As(err, &ue):
+		return &Error{Op: op, Type: ErrorTypeUnsupported, Message: err.Error()}
+	case errors.As(err, &le):
+		typ := ErrorTypeValidation
+		switch le.Kind {
+		case lower.KindLimit:
+			typ = ErrorTypeLimit
+		case lower.KindInternal:
+			typ = ErrorTypeInternal
+		}
+		return &Error{Op: op, Type: typ, Message: le.Msg}
+	}
+	return newError(op, ErrorTypeInternal, "the lowering failed: %v", err)
+}
+
 // lowerReady waits for the lowering's sandbox to start.
 func lowerReady() error { return naga.Ready(context.Background()) }
-
-// lowerBounded is [naga.Lower] under [LoweringTimeout] counted from the
-// sandbox's start. A ctx done first returns ctx's error.
-func lowerBounded(ctx context.Context, source string) (string, error) {
-	if err := naga.Ready(ctx); err != nil {
-		return "", err
-	}
-	lctx, cancel := context.WithTimeout(ctx, time.Duration(loweringTimeout.Load()))
-	defer cancel()
-	return naga.Lower(lctx, source)
-}
 
 // bindingOf converts a binding of the front-end.
 func bindingOf(b wgsl.Binding) Binding {

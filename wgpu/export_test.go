@@ -4,6 +4,7 @@ package wgpu
 
 import (
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/wgpu/internal/lower"
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
@@ -76,11 +77,14 @@ func BindOverridesForTest(src string, constants map[string]float64) string {
 	if err != nil {
 		return src
 	}
-	out, _, err := bindOverrides(src, m, constants)
+	f, err := wgsl.ParseFile(src, wgsl.Limits{})
 	if err != nil {
 		return src
 	}
-	return out
+	if changed, err := lower.BindOverrides(f, m, constants); err != nil || !changed {
+		return src
+	}
+	return wgsl.Sprint(f)
 }
 
 // BindGroups is how many bind groups the device caches.

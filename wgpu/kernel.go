@@ -44,6 +44,9 @@ type pipeline struct {
 
 	entry   string // written before front closes: the entry point's name in the lowered source
 	lowered string // written before front closes, emptied by the driver half: the source the driver compiles
+	// annotate adds the user's position to a message about lowered;
+	// written and emptied with it.
+	annotate func(string) string
 }
 
 // pipeGroup is one bind group index of a pipeline's layout.
@@ -504,7 +507,7 @@ func (d *Device) buildFrontLocked(p *pipeline, k *gpu.Kernel) error {
 	if err != nil {
 		return withKernel(k, err)
 	}
-	p.bindings, p.entry, p.lowered = ki.Bindings, ki.LoweredName, ki.Lowered
+	p.bindings, p.entry, p.lowered, p.annotate = ki.Bindings, ki.LoweredName, ki.Lowered, ki.posMap.Annotate
 	if err := d.buildGroups(p, k.Name()); err != nil {
 		return withKernel(k, err)
 	}
@@ -514,11 +517,11 @@ func (d *Device) buildFrontLocked(p *pipeline, k *gpu.Kernel) error {
 // buildDriverLocked makes p's shader module, pipeline layout and compute
 // pipeline.
 func (d *Device) buildDriverLocked(p *pipeline, k *gpu.Kernel) error {
-	lowered := p.lowered
-	p.lowered = "" // the cache of the lowering keeps it; the pipeline need not
+	lowered, pm := p.lowered, p.annotate
+	p.lowered, p.annotate = "", nil // the cache of the lowering keeps them; the pipeline need not
 	module, err := d.createShaderModule("Compile", label(k.Name()), lowered)
 	if err != nil {
-		return withKernel(k, driverRefused(err))
+		return withKernel(k, driverRefused(err, pm))
 	}
 	defer module.release()
 	bgls := make([]nBindGroupLayout, len(p.groups))
@@ -531,15 +534,19 @@ func (d *Device) buildDriverLocked(p *pipeline, k *gpu.Kernel) error {
 	}
 	p.pipe, err = d.createComputePipeline("Compile", label(k.Name()), p.layout, module, p.entry)
 	if err != nil {
-		return withKernel(k, driverRefused(err))
+		return withKernel(k, driverRefused(err, pm))
 	}
 	return nil
 }
 
 // driverRefused marks an error of the driver's shader compiler, which saw
-// the lowered source, not the user's.
-func driverRefused(err error) error {
+// the lowered source, not the user's, and adds the user's position from
+// the lowering's map (annotate).
+func driverRefused(err error, annotate func(string) string) error {
 	if e, ok := err.(*Error); ok && e.Type == ErrorTypeValidation {
+		if annotate != nil {
+			e.Message = annotate(e.Message)
+		}
 		e.Message = "the driver's shader compiler (naga 0.13) refused the lowered source: " + e.Message
 	}
 	return err

@@ -16,17 +16,8 @@ import (
 // Reading the output with [ParseFile] gives the same tree, positions aside.
 func Fprint(w io.Writer, node Node) error {
 	pr := &printer{}
-	switch n := node.(type) {
-	case *File:
-		pr.file(n)
-	case Decl:
-		pr.decl(n)
-	case Stmt:
-		pr.stmt(n)
-	case Expr:
-		pr.expr(n)
-	default:
-		return fmt.Errorf("wgsl: Fprint: cannot print a %T", node)
+	if err := pr.node(node); err != nil {
+		return err
 	}
 	_, err := io.WriteString(w, pr.b.String())
 	return err
@@ -41,9 +32,55 @@ func Sprint(node Node) string {
 	return b.String()
 }
 
+// Mark is where [SprintMarks] began writing a node: Out is the byte offset
+// in its output.
+type Mark struct {
+	Out  int
+	Node Node
+}
+
+// SprintMarks is [Sprint] that also says where each declaration, struct
+// member, parameter, statement and expression begins in the output, in
+// output order (Out never decreases; a node and the first node inside it
+// may share an Out, the outer first). With the nodes' positions it is the
+// map from the output back to the source the tree was read from: the last
+// mark at or before an offset of the output is the innermost node written
+// there.
+func SprintMarks(node Node) (string, []Mark) {
+	pr := &printer{marks: []Mark{}}
+	if err := pr.node(node); err != nil {
+		return "", nil
+	}
+	return pr.b.String(), pr.marks
+}
+
+func (pr *printer) node(node Node) error {
+	switch n := node.(type) {
+	case *File:
+		pr.file(n)
+	case Decl:
+		pr.decl(n)
+	case Stmt:
+		pr.stmt(n)
+	case Expr:
+		pr.expr(n)
+	default:
+		return fmt.Errorf("wgsl: Fprint: cannot print a %T", node)
+	}
+	return nil
+}
+
 type printer struct {
 	b      strings.Builder
 	indent int
+	marks  []Mark // non-nil: record them (SprintMarks)
+}
+
+// mark records that n begins at the current offset of the output.
+func (pr *printer) mark(n Node) {
+	if pr.marks != nil {
+		pr.marks = append(pr.marks, Mark{pr.b.Len(), n})
+	}
 }
 
 func (pr *printer) s(s string) { pr.b.WriteString(s) }
@@ -94,6 +131,7 @@ func (pr *printer) exprs(xs []Expr) {
 }
 
 func (pr *printer) decl(d Decl) {
+	pr.mark(d)
 	switch d := d.(type) {
 	case *DirectiveDecl:
 		if d.Keyword == "diagnostic" {
@@ -113,6 +151,7 @@ func (pr *printer) decl(d Decl) {
 		pr.indent++
 		for _, m := range d.Members {
 			pr.line()
+			pr.mark(m)
 			pr.attrs(m.Attrs)
 			pr.s(m.Name + ": ")
 			pr.expr(m.Type)
@@ -128,6 +167,7 @@ func (pr *printer) decl(d Decl) {
 			if i > 0 {
 				pr.s(", ")
 			}
+			pr.mark(prm)
 			pr.attrs(prm.Attrs)
 			pr.s(prm.Name + ": ")
 			pr.expr(prm.Type)
@@ -187,6 +227,7 @@ func (pr *printer) stmts(ss []Stmt) {
 }
 
 func (pr *printer) stmt(s Stmt) {
+	pr.mark(s)
 	switch s := s.(type) {
 	case *BlockStmt:
 		pr.block(s)
@@ -319,6 +360,7 @@ func (pr *printer) ifStmt(s *IfStmt) {
 func (pr *printer) simple(s Stmt) {
 	switch s := s.(type) {
 	case *DeclStmt:
+		pr.mark(s.Decl)
 		pr.varDecl(s.Decl)
 	case *AssignStmt:
 		pr.expr(s.LHS)
@@ -333,6 +375,7 @@ func (pr *printer) simple(s Stmt) {
 }
 
 func (pr *printer) expr(x Expr) {
+	pr.mark(x)
 	switch x := x.(type) {
 	case *Ident:
 		pr.s(x.Name)

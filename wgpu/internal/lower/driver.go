@@ -22,6 +22,8 @@ type Result struct {
 	// EntryPoints are its entry points in source order, as naga writes
 	// the user's.
 	EntryPoints []EntryPoint
+	// Map maps a position of Source back to the user's source.
+	Map *Map
 }
 
 // UnsupportedError is a module the driver's compiler has no way to run,
@@ -33,9 +35,9 @@ type UnsupportedError struct {
 
 func (e *UnsupportedError) Error() string { return e.Pos + ": " + e.Msg }
 
-// ForDriver rewrites out, naga 30's output for the user's module source,
-// into the driver's dialect (naga 0.13, in wgpu-native 0.17), reading it
-// once as a tree:
+// ForDriver rewrites out, naga 30's output for the user's module source
+// (read as the tree user), into the driver's dialect (naga 0.13, in
+// wgpu-native 0.17), reading it once as a tree:
 //
 //  1. The driver checks: an extension (enable f16, enable subgroups, ...)
 //     or a subgroup built-in or function is an *UnsupportedError at its
@@ -43,15 +45,21 @@ func (e *UnsupportedError) Error() string { return e.Pos + ": " + e.Msg }
 //  2. Array values indexed by a non-constant are indexed through variables
 //     ([IndexThroughVars]).
 //  3. The packed 4x8-bit integer built-ins the module calls get polyfills.
+//  4. The [Map] from the result's positions to the user's is made from
+//     the declarations both trees name alike.
 //
 // A module no pass changes comes back byte for byte. Any other error is the
 // front-end's, for an output it cannot read (naga's always reads).
-func ForDriver(source, out string) (*Result, error) {
+func ForDriver(user *wgsl.File, source, out string) (*Result, error) {
+	return forDriver(user, source, out)
+}
+
+func forDriver(user *wgsl.File, source, out string) (*Result, error) {
 	f, err := wgsl.ParseFile(out, lowered)
 	if err != nil {
 		return nil, fmt.Errorf("lower: reading naga's output: %w", err)
 	}
-	if err := driverSupports(source, f); err != nil {
+	if err := driverSupports(user, source, f); err != nil {
 		return nil, err
 	}
 	changed := indexThroughVars(f)
@@ -60,8 +68,9 @@ func ForDriver(source, out string) (*Result, error) {
 		changed = true
 	}
 	r := &Result{Source: out}
+	var marks []wgsl.Mark
 	if changed {
-		r.Source = wgsl.Sprint(f)
+		r.Source, marks = wgsl.SprintMarks(f)
 	}
 	for _, d := range f.Decls {
 		fn, ok := d.(*wgsl.FuncDecl)
@@ -75,6 +84,7 @@ func ForDriver(source, out string) (*Result, error) {
 			}
 		}
 	}
+	r.Map = newMap(user, source, f, r.Source, marks)
 	return r, nil
 }
 
@@ -87,12 +97,19 @@ var (
 const noSubgroups = "the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations"
 
 // driverSupports refuses what valid WGSL the driver's compiler has no way
-// to run: extensions and the subgroup built-ins.
-func driverSupports(source string, f *wgsl.File) error {
+// to run: extensions and the subgroup built-ins. The errors point at the
+// construct in the user's tree.
+func driverSupports(user *wgsl.File, source string, f *wgsl.File) error {
 	for _, d := range f.Decls {
 		if dd, ok := d.(*wgsl.DirectiveDecl); ok && dd.Keyword == "enable" {
 			ext := strings.Join(dd.Names, ", ")
-			return &UnsupportedError{positionOf(source, directiveOffset(source, "enable")), fmt.Sprintf("enable %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no %s extension", ext, ext)}
+			at := find(user, func(n wgsl.Node) int {
+				if ud, ok := n.(*wgsl.DirectiveDecl); ok && ud.Keyword == "enable" {
+					return ud.At
+				}
+				return -1
+			})
+			return &UnsupportedError{positionOf(source, at), fmt.Sprintf("enable %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no %s extension", ext, ext)}
 		}
 	}
 	var err error
@@ -104,17 +121,51 @@ func driverSupports(source string, f *wgsl.File) error {
 		case *wgsl.Attribute:
 			if n.Name == "builtin" && len(n.Args) == 1 {
 				if id, ok := n.Args[0].(*wgsl.Ident); ok && contains(subgroupBuiltins, id.Name) {
-					err = &UnsupportedError{positionOf(source, strings.Index(source, id.Name)), fmt.Sprintf("@builtin(%s): %s", id.Name, noSubgroups)}
+					at := find(user, func(n wgsl.Node) int {
+						if a, ok := n.(*wgsl.Attribute); ok && a.Name == "builtin" && len(a.Args) == 1 && isIdent(a.Args[0], id.Name) {
+							return a.Args[0].Pos()
+						}
+						return -1
+					})
+					err = &UnsupportedError{positionOf(source, at), fmt.Sprintf("@builtin(%s): %s", id.Name, noSubgroups)}
 				}
 			}
 		case *wgsl.CallExpr:
 			if contains(subgroupFuncs, n.Fn.Name) {
-				err = &UnsupportedError{positionOf(source, strings.Index(source, n.Fn.Name)), fmt.Sprintf("%s: %s", n.Fn.Name, noSubgroups)}
+				at := find(user, func(u wgsl.Node) int {
+					if c, ok := u.(*wgsl.CallExpr); ok && c.Fn.Name == n.Fn.Name {
+						return c.Fn.At
+					}
+					return -1
+				})
+				err = &UnsupportedError{positionOf(source, at), fmt.Sprintf("%s: %s", n.Fn.Name, noSubgroups)}
 			}
 		}
 		return err == nil
 	})
 	return err
+}
+
+// find returns the first position, in source order, that match returns
+// for a node of f (-1: not this node), or -1.
+func find(f *wgsl.File, match func(wgsl.Node) int) int {
+	at := -1
+	if f == nil {
+		return at
+	}
+	wgsl.Inspect(f, func(n wgsl.Node) bool {
+		if at >= 0 {
+			return false
+		}
+		at = match(n)
+		return at < 0
+	})
+	return at
+}
+
+func isIdent(x wgsl.Expr, name string) bool {
+	id, ok := x.(*wgsl.Ident)
+	return ok && id.Name == name
 }
 
 func contains(list []string, s string) bool {
@@ -135,18 +186,4 @@ func positionOf(source string, off int) string {
 	line := 1 + strings.Count(source[:off], "\n")
 	col := 1 + utf8.RuneCountInString(source[strings.LastIndexByte(source[:off], '\n')+1:off])
 	return fmt.Sprintf("wgsl:%d:%d", line, col)
-}
-
-// directiveOffset is the offset of the first line of source that starts
-// with the directive word (blanks before it allowed), or -1.
-func directiveOffset(source, word string) int {
-	off := 0
-	for line := range strings.Lines(source) {
-		trimmed := strings.TrimLeft(line, " \t")
-		if strings.HasPrefix(trimmed, word+" ") {
-			return off + len(line) - len(trimmed)
-		}
-		off += len(line)
-	}
-	return -1
 }
