@@ -48,6 +48,9 @@ type treeParser struct {
 	src  string
 	toks []token
 	i    int
+	// maxFuncTokens, when positive, bounds the tokens of one function
+	// body (Limits.MaxFunctionTokens; [Parse] sets it, ParseFile does not).
+	maxFuncTokens int
 }
 
 // treeError carries a syntax error out of the parser (by panic, recovered
@@ -194,7 +197,7 @@ func (p *treeParser) decl() Decl {
 		return p.funcDecl(attrs)
 	case p.is("var"), p.is("const"), p.is("override"):
 		d := p.varDecl(attrs)
-		p.expect(";")
+		d.End = p.expect(";") + 1
 		return d
 	}
 	p.failExpected("a declaration")
@@ -240,7 +243,7 @@ func (p *treeParser) attributes() []*Attribute {
 			} else {
 				a.Args = p.exprList(")")
 			}
-			p.expect(")")
+			a.Rparen = p.expect(")")
 		}
 		attrs = append(attrs, a)
 	}
@@ -263,7 +266,7 @@ func (p *treeParser) exprList(end string) []Expr {
 func (p *treeParser) structDecl(at int) *StructDecl {
 	d := &StructDecl{At: at}
 	d.Name, d.NamePos = p.ident("the struct's name")
-	p.expect("{")
+	d.Lbrace = p.expect("{")
 	for !p.is("}") {
 		m := &Member{Attrs: p.attributes()}
 		m.Name, m.NamePos = p.ident("a member name")
@@ -289,7 +292,7 @@ func (p *treeParser) varDecl(attrs []*Attribute) *VarDecl {
 	d := &VarDecl{Attrs: attrs, At: t.pos, Keyword: t.text}
 	p.i++
 	if d.Keyword == "var" && p.isTmplOpen() {
-		d.Template = p.templateList()
+		d.Template, _ = p.templateList()
 	}
 	d.Name, d.NamePos = p.ident("a name")
 	if p.accept(":") {
@@ -297,6 +300,10 @@ func (p *treeParser) varDecl(attrs []*Attribute) *VarDecl {
 	}
 	if p.accept("=") {
 		d.Init = p.expr()
+	}
+	if p.i > 0 {
+		last := p.toks[p.i-1]
+		d.End = last.pos + len(last.text)
 	}
 	return d
 }
@@ -320,6 +327,29 @@ func (p *treeParser) funcDecl(attrs []*Attribute) *FuncDecl {
 		d.ResultAttrs = p.attributes()
 		d.Result = p.typeExpr()
 	}
+	if p.maxFuncTokens > 0 && p.is("{") {
+		// The body's tokens are counted before they are parsed, so a
+		// body past the limit is refused whatever it holds. The lexer
+		// balanced the braces.
+		depth, end := 0, p.i
+		for j := p.i; j < len(p.toks); j++ {
+			if t := p.toks[j]; t.kind == tkPunct {
+				if t.text == "{" {
+					depth++
+				} else if t.text == "}" {
+					if depth--; depth == 0 {
+						end = j
+						break
+					}
+				}
+			}
+		}
+		if n := end - p.i - 1; n > p.maxFuncTokens {
+			e := errorAt(p.src, p.tok().pos, "the body of fn %s has %d tokens, more than the limit of %d (split it into functions)", d.Name, n, p.maxFuncTokens)
+			e.Kind = KindLimit
+			panic(treeError{e})
+		}
+	}
 	d.Body = p.block(nil)
 	return d
 }
@@ -329,13 +359,14 @@ func (p *treeParser) typeExpr() Expr {
 	name, at := p.anyIdent("a type")
 	id := &Ident{At: at, Name: name}
 	if p.isTmplOpen() {
-		id.Template = p.templateList()
+		id.Template, id.Rangle = p.templateList()
 	}
 	return id
 }
 
-// templateList reads < args > (the lexer marked both delimiters).
-func (p *treeParser) templateList() []Expr {
+// templateList reads < args > (the lexer marked both delimiters) and
+// returns the arguments and the offset of the '>'.
+func (p *treeParser) templateList() ([]Expr, int) {
 	p.i++ // '<'
 	var args []Expr
 	for !p.isTmplClose() {
@@ -347,11 +378,12 @@ func (p *treeParser) templateList() []Expr {
 	if !p.isTmplClose() {
 		p.failExpected("'>' closing the template list")
 	}
+	end := p.tok().pos
 	p.i++
 	if args == nil {
 		args = []Expr{}
 	}
-	return args
+	return args, end
 }
 
 // block reads { statements } with the attributes already read.
@@ -419,7 +451,10 @@ func (p *treeParser) stmt() Stmt {
 		}
 	}
 	s := p.simpleStmt()
-	p.expect(";")
+	semi := p.expect(";")
+	if ds, ok := s.(*DeclStmt); ok {
+		ds.Decl.End = semi + 1
+	}
 	return s
 }
 
@@ -600,7 +635,7 @@ func (p *treeParser) binary(level int) Expr {
 			return x
 		}
 		p.i++
-		x = &BinaryExpr{X: x, Op: t.text, Y: p.binary(level + 1)}
+		x = &BinaryExpr{X: x, Op: t.text, OpPos: t.pos, Y: p.binary(level + 1)}
 	}
 }
 
@@ -636,12 +671,12 @@ func (p *treeParser) primary() Expr {
 		p.i++
 		id := &Ident{At: t.pos, Name: t.text}
 		if p.isTmplOpen() {
-			id.Template = p.templateList()
+			id.Template, id.Rangle = p.templateList()
 		}
 		if p.is("(") {
 			p.i++
 			c := &CallExpr{Fn: id, Args: p.exprList(")")}
-			p.expect(")")
+			c.Rparen = p.expect(")")
 			return c
 		}
 		return id
@@ -649,7 +684,7 @@ func (p *treeParser) primary() Expr {
 		if t.text == "(" && !t.tmpl {
 			p.i++
 			x := &ParenExpr{At: t.pos, X: p.expr()}
-			p.expect(")")
+			x.Rparen = p.expect(")")
 			return x
 		}
 	}
@@ -661,13 +696,16 @@ func (p *treeParser) postfix(x Expr) Expr {
 	for {
 		switch {
 		case p.is("["):
+			ix := &IndexExpr{X: x, Lbrack: p.tok().pos}
 			p.i++
-			x = &IndexExpr{X: x, Index: p.expr()}
-			p.expect("]")
+			ix.Index = p.expr()
+			ix.Rbrack = p.expect("]")
+			x = ix
 		case p.is("."):
+			dot := p.tok().pos
 			p.i++
 			name, at := p.anyIdent("a member name")
-			x = &MemberExpr{X: x, Name: name, NamePos: at}
+			x = &MemberExpr{X: x, Dot: dot, Name: name, NamePos: at}
 		default:
 			return x
 		}

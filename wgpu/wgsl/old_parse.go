@@ -2,11 +2,11 @@ package wgsl
 
 import "fmt"
 
-// declKind is the kind of a module-scope declaration.
-type declKind uint8
+// oldDeclKind is the kind of a module-scope declaration.
+type oldDeclKind uint8
 
 const (
-	declConst declKind = iota + 1
+	declConst oldDeclKind = iota + 1
 	declOverride
 	declAlias
 	declStruct
@@ -38,7 +38,7 @@ type member struct {
 // decl is one module-scope declaration. All fields are written by the
 // parser; the eval* and layout* fields memoize later passes.
 type decl struct {
-	kind  declKind
+	kind  oldDeclKind
 	name  string
 	pos   int // byte offset of the name
 	kw    int // token index of the keyword (const, override, var, fn...)
