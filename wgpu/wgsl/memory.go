@@ -77,7 +77,7 @@ func (a *analysis) checkValues(n Node, name string, res *resolution, limit int, 
 		}
 		var td Decl
 		if res != nil {
-			td = res.ref[id]
+			td = res.types[id]
 		} else {
 			td = a.decls[id.Name]
 		}

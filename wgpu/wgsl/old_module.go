@@ -52,7 +52,7 @@ func parseOld(source string, lim Limits) (*Module, error) {
 	if i := strings.IndexByte(source, 0); i >= 0 {
 		return nil, errorAt(source, i, "source contains a NUL byte")
 	}
-	toks, err := tokenize(source, lim)
+	toks, err := oldTokenize(source, lim)
 	if err != nil {
 		return nil, err
 	}

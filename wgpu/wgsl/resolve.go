@@ -5,9 +5,9 @@ package wgsl
 // the names a function declares itself are scoped out. It is written once
 // by resolve and only read afterwards.
 type resolution struct {
-	// ref maps each identifier of a function declaration that refers to
-	// a module-scope declaration to that declaration.
-	ref map[*Ident]Decl
+	// types maps each identifier of a function declaration that refers
+	// to a module-scope struct or alias to that declaration.
+	types map[*Ident]Decl
 	// uses lists the module-scope declarations that each function refers
 	// to, in its attributes, parameter and return types and body, each
 	// once, in the order of their first reference. A call is a reference
@@ -27,7 +27,7 @@ type resolution struct {
 // @diagnostic, or the template list of a var (its address space and access
 // mode).
 func (a *analysis) resolve() *resolution {
-	res := &resolution{ref: map[*Ident]Decl{}, uses: map[*FuncDecl][]Decl{}}
+	res := &resolution{types: map[*Ident]Decl{}, uses: map[*FuncDecl][]Decl{}}
 	w := &scopeWalker{a: a, res: res, active: map[string]int{}, lastUser: map[Decl]*FuncDecl{}}
 	for _, d := range a.order {
 		if fd, ok := d.(*FuncDecl); ok {
@@ -119,7 +119,10 @@ func (w *scopeWalker) reference(id *Ident) {
 	if !ok {
 		return
 	}
-	w.res.ref[id] = u
+	switch u.(type) {
+	case *StructDecl, *AliasDecl:
+		w.res.types[id] = u
+	}
 	if w.lastUser[u] != w.fd {
 		w.lastUser[u] = w.fd
 		w.res.uses[w.fd] = append(w.res.uses[w.fd], u)

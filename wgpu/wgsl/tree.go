@@ -51,6 +51,26 @@ type treeParser struct {
 	// maxFuncTokens, when positive, bounds the tokens of one function
 	// body (Limits.MaxFunctionTokens; [Parse] sets it, ParseFile does not).
 	maxFuncTokens int
+
+	// Slabs of the most frequent nodes: one allocation per chunk rather
+	// than per node.
+	idents   slab[Ident]
+	literals slab[Literal]
+	binaries slab[BinaryExpr]
+	assigns  slab[AssignStmt]
+}
+
+// slab hands out pointers to the elements of chunks of T, allocated a
+// chunk at a time. A node keeps its chunk alive, as any pointer into a
+// slice does.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 32)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
 }
 
 // treeError carries a syntax error out of the parser (by panic, recovered
@@ -357,7 +377,8 @@ func (p *treeParser) funcDecl(attrs []*Attribute) *FuncDecl {
 // typeExpr reads a type: a name with its template list.
 func (p *treeParser) typeExpr() Expr {
 	name, at := p.anyIdent("a type")
-	id := &Ident{At: at, Name: name}
+	id := p.idents.new()
+	id.At, id.Name = at, name
 	if p.isTmplOpen() {
 		id.Template, id.Rangle = p.templateList()
 	}
@@ -470,7 +491,10 @@ func (p *treeParser) simpleStmt() Stmt {
 		switch t.text {
 		case "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ">>=", "<<=":
 			p.i++
-			return &AssignStmt{LHS: lhs, Op: t.text, RHS: p.expr()}
+			s := p.assigns.new()
+			s.LHS, s.Op = lhs, t.text
+			s.RHS = p.expr()
+			return s
 		case "++", "--":
 			p.i++
 			return &IncDecStmt{X: lhs, Op: t.text}
@@ -612,30 +636,52 @@ var binaryLevels = [][]string{
 
 // binaryLevel returns the level of op in binaryLevels, or -1.
 func binaryLevel(op string) int {
-	for l, ops := range binaryLevels {
-		for _, o := range ops {
-			if o == op {
-				return l
-			}
-		}
+	switch op {
+	case "||":
+		return 0
+	case "&&":
+		return 1
+	case "|":
+		return 2
+	case "^":
+		return 3
+	case "&":
+		return 4
+	case "==", "!=":
+		return 5
+	case "<", ">", "<=", ">=":
+		return 6
+	case "<<", ">>":
+		return 7
+	case "+", "-":
+		return 8
+	case "*", "/", "%":
+		return 9
 	}
 	return -1
 }
 
 func (p *treeParser) expr() Expr { return p.binary(0) }
 
-func (p *treeParser) binary(level int) Expr {
-	if level == len(binaryLevels) {
-		return p.unary()
-	}
-	x := p.binary(level + 1)
+// binary reads a binary expression whose operators have at least level
+// min, by precedence climbing: operators of one level associate to the
+// left, as if each level were a rule of the grammar.
+func (p *treeParser) binary(min int) Expr {
+	x := p.unary()
 	for {
 		t := p.tok()
-		if t.kind != tkPunct || t.tmpl || binaryLevel(t.text) != level {
+		if t.kind != tkPunct || t.tmpl {
+			return x
+		}
+		l := binaryLevel(t.text)
+		if l < min {
 			return x
 		}
 		p.i++
-		x = &BinaryExpr{X: x, Op: t.text, OpPos: t.pos, Y: p.binary(level + 1)}
+		b := p.binaries.new()
+		b.X, b.Op, b.OpPos = x, t.text, t.pos
+		b.Y = p.binary(l + 1)
+		x = b
 	}
 }
 
@@ -656,20 +702,21 @@ func (p *treeParser) primary() Expr {
 	switch t.kind {
 	case tkInt:
 		p.i++
-		return &Literal{At: t.pos, Kind: LiteralInt, Text: t.text}
+		return p.literal(t, LiteralInt)
 	case tkFloat:
 		p.i++
-		return &Literal{At: t.pos, Kind: LiteralFloat, Text: t.text}
+		return p.literal(t, LiteralFloat)
 	case tkIdent:
 		if t.text == "true" || t.text == "false" {
 			p.i++
-			return &Literal{At: t.pos, Kind: LiteralBool, Text: t.text}
+			return p.literal(t, LiteralBool)
 		}
 		if keywords[t.text] {
 			p.failExpected("an expression")
 		}
 		p.i++
-		id := &Ident{At: t.pos, Name: t.text}
+		id := p.idents.new()
+		id.At, id.Name = t.pos, t.text
 		if p.isTmplOpen() {
 			id.Template, id.Rangle = p.templateList()
 		}
@@ -690,6 +737,12 @@ func (p *treeParser) primary() Expr {
 	}
 	p.failExpected("an expression")
 	return nil
+}
+
+func (p *treeParser) literal(t token, k LiteralKind) *Literal {
+	l := p.literals.new()
+	l.At, l.Kind, l.Text = t.pos, k, t.text
+	return l
 }
 
 func (p *treeParser) postfix(x Expr) Expr {
