@@ -48,14 +48,6 @@ var binaryPrec = map[string]int{
 	"*": 6, "/": 6, "%": 6,
 }
 
-func isUnsupportedOp(s string) bool {
-	switch s {
-	case "<", ">", "<=", ">=", "==", "!=", "&&", "||", "!":
-		return true
-	}
-	return false
-}
-
 func kindOf(name string) vkind {
 	if name == "u32" {
 		return vU32

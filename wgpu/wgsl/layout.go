@@ -34,8 +34,7 @@ type rtype struct {
 	runtime bool        // a runtime-sized array, or a struct whose last member is one
 	stride  uint64      // array: element stride
 	elem    *rtype      // array, atomic: the element type
-	st      *decl       // struct: its declaration
-	sd      *StructDecl // struct: its declaration in the tree
+	sd      *StructDecl // struct: its declaration
 	members []rmember
 	noShare string // why the type is not host-shareable, or ""
 	atomic  bool   // contains an atomic type

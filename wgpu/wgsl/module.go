@@ -69,8 +69,9 @@ type EntryPoint struct {
 	Bindings []Binding
 }
 
-// Module is what [Parse] reads from a WGSL module. A Module is a plain value
-// that Parse does not keep: the caller owns it.
+// Module is what [Parse] or [Analyze] reads from a WGSL module. Neither keeps
+// it: the caller owns it, and its File, which it may rewrite (a rewrite does
+// not update the other fields). Reading a Module concurrently is safe.
 type Module struct {
 	// Bindings are every buffer binding the module declares, used or not,
 	// sorted by (Group, Index), and in source order within one (Group,
@@ -165,9 +166,10 @@ func Parse(source string, lim Limits) (*Module, error) {
 // The source-level limits (size, nesting, expression and token counts)
 // are [ParseFile]'s and [Parse]'s; Analyze does not count tokens. Function
 // bodies are read for the names they use, not type-checked. Every error is
-// an [*Error]; Analyze never panics, takes time linear in the size of the
-// tree, and neither keeps nor changes f. It is safe to call concurrently,
-// also on one tree.
+// an [*Error]. On a tree as ParseFile reads it (or rewritten without nil
+// where the grammar has a node) Analyze never panics; it takes time linear
+// in the size of the tree, and neither keeps nor changes f. It is safe to
+// call concurrently, also on one tree.
 func Analyze(f *File, source string, lim Limits) (*Module, error) {
 	return analyze(f, source, lim.withDefaults())
 }

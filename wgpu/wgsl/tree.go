@@ -9,7 +9,7 @@ import (
 // ParseFile reads source into a syntax tree: every declaration, function
 // body, statement, expression and attribute, with positions (see [File]).
 // It checks the syntax only, within lim's nesting, expression and size
-// limits (zero fields: [DefaultLimits]); [Parse] makes the checks of a
+// limits (zero fields: [DefaultLimits]); [Analyze] makes the checks of a
 // module's meaning. Errors are *[Error]s with the line and column of the
 // first token that does not fit the grammar.
 //
@@ -88,6 +88,14 @@ func (p *treeParser) peek(n int) token {
 
 func (p *treeParser) fail(format string, args ...any) {
 	panic(treeError{errorAt(p.src, p.tok().pos, format, args...)})
+}
+
+// describe names token t in messages.
+func describe(t token) string {
+	if t.kind == tkEOF {
+		return "end of source"
+	}
+	return fmt.Sprintf("%q", t.text)
 }
 
 func (p *treeParser) failExpected(what string) {
