@@ -124,7 +124,9 @@ func isHexDigit(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' 
 
 // tokenize splits src into tokens ending with a tkEOF token.
 func tokenize(src string, lim Limits) ([]token, error) {
-	lx := &lexer{src: src, lim: lim, toks: make([]token, 0, len(src)/4+1)}
+	// Dense code has a token every three bytes or so; MaxModuleTokens
+	// bounds the slice either way.
+	lx := &lexer{src: src, lim: lim, toks: make([]token, 0, min(len(src)/3, lim.MaxModuleTokens)+2)}
 	if err := lx.run(); err != nil {
 		return nil, err
 	}
