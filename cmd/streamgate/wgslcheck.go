@@ -261,7 +261,7 @@ func (c *wgslChecker) check(ctx context.Context, file string) *fileReport {
 			// The library's message names its option (WithConstants):
 			// say it with the command's flag, at the declaration.
 			r.ErrorType = wgpu.ErrorTypeValidation.String()
-			r.Line, r.Column = lineCol(src, o.Decl.Start)
+			r.Line, r.Column = lineCol(src, o.Decl.Pos())
 			r.Error = fmt.Sprintf("override %s has no default: give it a value with -D %s=…", o.Name, o.Name)
 			return r
 		}

@@ -38,6 +38,7 @@ type Attribute struct {
 	Args []Expr // nil when written without parentheses
 	// Parens reports a parenthesized argument list, possibly empty.
 	Parens bool
+	Rparen int // offset of the ')' closing the arguments, when Parens
 }
 
 // Pos is the offset of the '@'.
@@ -73,6 +74,10 @@ type VarDecl struct {
 	NamePos  int
 	Type     Expr // nil when not written
 	Init     Expr // nil when not written
+	// End is the offset just past the declaration: past its ';' at
+	// module scope or as a statement; past its type or initializer in a
+	// for statement's initializer.
+	End int
 }
 
 // AliasDecl is alias Name = Type;.
@@ -88,6 +93,7 @@ type StructDecl struct {
 	At      int
 	Name    string
 	NamePos int
+	Lbrace  int // offset of the '{'
 	Members []*Member
 }
 
@@ -166,6 +172,7 @@ type Ident struct {
 	At       int
 	Name     string
 	Template []Expr // nil when absent
+	Rangle   int    // offset of the '>' closing the template list, when present
 }
 
 // Literal is a numeric or boolean literal, its text as written.
@@ -188,14 +195,16 @@ const (
 // CallExpr is a function call, a value constructor or a type conversion:
 // Fn(Args...).
 type CallExpr struct {
-	Fn   *Ident
-	Args []Expr
+	Fn     *Ident
+	Args   []Expr
+	Rparen int // offset of the ')'
 }
 
 // ParenExpr is (X).
 type ParenExpr struct {
-	At int
-	X  Expr
+	At     int
+	X      Expr
+	Rparen int // offset of the ')'
 }
 
 // UnaryExpr is Op X, for Op one of - ! ~ * &.
@@ -207,22 +216,26 @@ type UnaryExpr struct {
 
 // BinaryExpr is X Op Y.
 type BinaryExpr struct {
-	X  Expr
-	Op string
-	Y  Expr
+	X     Expr
+	Op    string
+	OpPos int // offset of the operator
+	Y     Expr
 }
 
 // MemberExpr is X.Name, a struct member or a vector swizzle.
 type MemberExpr struct {
 	X       Expr
+	Dot     int // offset of the '.'
 	Name    string
 	NamePos int
 }
 
 // IndexExpr is X[Index].
 type IndexExpr struct {
-	X     Expr
-	Index Expr
+	X      Expr
+	Lbrack int // offset of the '['
+	Index  Expr
+	Rbrack int // offset of the ']'
 }
 
 func (e *Ident) Pos() int      { return e.At }
@@ -233,6 +246,33 @@ func (e *UnaryExpr) Pos() int  { return e.At }
 func (e *BinaryExpr) Pos() int { return e.X.Pos() }
 func (e *MemberExpr) Pos() int { return e.X.Pos() }
 func (e *IndexExpr) Pos() int  { return e.X.Pos() }
+
+// End returns the offset just past the last token of x, an expression
+// read by [ParseFile]: source[x.Pos():End(x)] is its text.
+func End(x Expr) int {
+	switch x := x.(type) {
+	case *Ident:
+		if x.Template != nil {
+			return x.Rangle + 1
+		}
+		return x.At + len(x.Name)
+	case *Literal:
+		return x.At + len(x.Text)
+	case *CallExpr:
+		return x.Rparen + 1
+	case *ParenExpr:
+		return x.Rparen + 1
+	case *UnaryExpr:
+		return End(x.X)
+	case *BinaryExpr:
+		return End(x.Y)
+	case *MemberExpr:
+		return x.NamePos + len(x.Name)
+	case *IndexExpr:
+		return x.Rbrack + 1
+	}
+	return -1
+}
 
 func (*Ident) exprNode()      {}
 func (*Literal) exprNode()    {}
@@ -428,7 +468,7 @@ func equalValues(a, b reflect.Value) bool {
 		t := a.Type()
 		for i := range a.NumField() {
 			switch t.Field(i).Name {
-			case "At", "NamePos", "BodyAt":
+			case "At", "NamePos", "BodyAt", "Rparen", "End", "Lbrace", "Rangle", "OpPos", "Dot", "Lbrack", "Rbrack":
 				continue
 			}
 			if !equalValues(a.Field(i), b.Field(i)) {

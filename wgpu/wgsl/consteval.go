@@ -39,38 +39,6 @@ type notConstError struct{ e *Error }
 
 func (n notConstError) Error() string { return n.e.Error() }
 
-// evaluator evaluates integer const-expressions over tokens.
-type evaluator struct {
-	p   *parser
-	i   int
-	end int
-}
-
-// evalSpan evaluates the tokens of s as one integer const-expression. what
-// names the expression in messages.
-func (p *parser) evalSpan(s span, what string, depth int) (value, error) {
-	if s.a >= s.b {
-		return value{}, p.errf(p.toks[s.a].pos, "%s: expected an expression", what)
-	}
-	e := &evaluator{p: p, i: s.a, end: s.b}
-	v, err := e.expr(what, depth)
-	if err != nil {
-		return value{}, err
-	}
-	if e.i < e.end {
-		t := p.toks[e.i]
-		return value{}, p.errf(t.pos, "%s: unexpected %s in a const-expression", what, describe(t))
-	}
-	return v, nil
-}
-
-func (e *evaluator) tok() token {
-	if e.i < e.end {
-		return e.p.toks[e.i]
-	}
-	return token{kind: tkEOF, pos: e.p.toks[e.end].pos}
-}
-
 // binaryPrec gives the precedence of the supported binary operators; WGSL
 // forbids mixing most of them without parentheses, which naga checks.
 var binaryPrec = map[string]int{
@@ -80,184 +48,11 @@ var binaryPrec = map[string]int{
 	"*": 6, "/": 6, "%": 6,
 }
 
-// expr parses a binary expression by precedence climbing. Operands are
-// parsed iteratively, so a long chain does not recurse.
-func (e *evaluator) expr(what string, depth int) (value, error) {
-	type frame struct {
-		v    value
-		op   token
-		prec int
-	}
-	var stack []frame
-	v, err := e.unary(what, depth)
-	if err != nil {
-		return value{}, err
-	}
-	for {
-		t := e.tok()
-		prec, ok := binaryPrec[t.text]
-		if t.kind != tkPunct || !ok {
-			if t.kind == tkPunct && isUnsupportedOp(t.text) {
-				return value{}, e.p.errf(t.pos, "%s: operator %q is not supported in this const-expression", what, t.text)
-			}
-			break
-		}
-		for len(stack) > 0 && stack[len(stack)-1].prec >= prec {
-			f := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if v, err = e.p.binary(f.op, f.v, v, what); err != nil {
-				return value{}, err
-			}
-		}
-		stack = append(stack, frame{v, t, prec})
-		e.i++
-		if v, err = e.unary(what, depth); err != nil {
-			return value{}, err
-		}
-	}
-	for len(stack) > 0 {
-		f := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if v, err = e.p.binary(f.op, f.v, v, what); err != nil {
-			return value{}, err
-		}
-	}
-	return v, nil
-}
-
-func isUnsupportedOp(s string) bool {
-	switch s {
-	case "<", ">", "<=", ">=", "==", "!=", "&&", "||", "!":
-		return true
-	}
-	return false
-}
-
-// unary parses prefix operators iteratively, then a primary expression.
-func (e *evaluator) unary(what string, depth int) (value, error) {
-	var ops []token
-	for {
-		t := e.tok()
-		if t.kind == tkPunct && (t.text == "-" || t.text == "~") {
-			ops = append(ops, t)
-			e.i++
-			continue
-		}
-		break
-	}
-	v, err := e.primary(what, depth)
-	if err != nil {
-		return value{}, err
-	}
-	for k := len(ops) - 1; k >= 0; k-- {
-		if v, err = e.p.unaryOp(ops[k], v, what); err != nil {
-			return value{}, err
-		}
-	}
-	return v, nil
-}
-
-func (e *evaluator) primary(what string, depth int) (value, error) {
-	p := e.p
-	t := e.tok()
-	switch t.kind {
-	case tkInt:
-		e.i++
-		return p.intLiteral(t, what)
-	case tkFloat:
-		return value{}, p.errf(t.pos, "%s: %s is not an integer", what, t.text)
-	case tkPunct:
-		if t.text == "(" {
-			close := p.matching(e.i)
-			if close > e.end {
-				close = e.end
-			}
-			v, err := p.evalSpan(span{e.i + 1, close}, what, depth)
-			if err != nil {
-				return value{}, err
-			}
-			e.i = close + 1
-			return v, nil
-		}
-	case tkIdent:
-		e.i++
-		if (t.text == "u32" || t.text == "i32") && e.i < e.end && e.tok().kind == tkPunct && e.tok().text == "(" {
-			close := p.matching(e.i)
-			if close > e.end {
-				close = e.end
-			}
-			args := p.splitArgs(e.i+1, close)
-			e.i = close + 1
-			if len(args) == 0 {
-				return value{k: kindOf(t.text)}, nil
-			}
-			if len(args) > 1 {
-				return value{}, p.errf(t.pos, "%s: %s() takes one argument", what, t.text)
-			}
-			v, err := p.evalSpan(args[0], what, depth)
-			if err != nil {
-				return value{}, err
-			}
-			return p.convert(t, v, kindOf(t.text), what)
-		}
-		if e.i < e.end && (e.tok().text == "(" || e.tok().tmpl) {
-			return value{}, p.errf(t.pos, "%s: %s(...) is not supported in this const-expression", what, t.text)
-		}
-		return p.constRef(t, what, depth)
-	}
-	return value{}, p.errf(t.pos, "%s: expected an integer const-expression, found %s", what, describe(t))
-}
-
 func kindOf(name string) vkind {
 	if name == "u32" {
 		return vU32
 	}
 	return vI32
-}
-
-// constRef evaluates a reference to a module-scope const.
-func (p *parser) constRef(t token, what string, depth int) (value, error) {
-	d, ok := p.decls[t.text]
-	if !ok {
-		return value{}, p.errf(t.pos, "%s: %s is not declared", what, t.text)
-	}
-	switch d.kind {
-	case declConst:
-	case declOverride:
-		return value{}, notConstError{p.errf(t.pos, "%s: %s is an override, not a const", what, t.text)}
-	default:
-		return value{}, p.errf(t.pos, "%s: %s is not a const (it is a %s)", what, t.text, declKindNames[d.kind])
-	}
-	switch d.evalState {
-	case 1:
-		return value{}, p.errf(t.pos, "%s: const %s depends on itself", what, t.text)
-	case 2:
-		if d.valErr != nil {
-			return value{}, p.errf(t.pos, "%s: const %s: %s", what, t.text, errMsg(d.valErr))
-		}
-		return d.val, nil
-	}
-	if depth >= p.lim.MaxDeclarationDepth {
-		return value{}, p.limitf(t.pos, "%s: consts nest deeper than the limit of %d", what, p.lim.MaxDeclarationDepth)
-	}
-	d.evalState = 1
-	v, err := p.evalSpan(d.init, "const "+d.name, depth+1)
-	if err == nil && d.typ.a < d.typ.b {
-		tt := p.toks[d.typ.a]
-		if d.typ.b != d.typ.a+1 || (tt.text != "u32" && tt.text != "i32") {
-			err = p.errf(tt.pos, "const %s: type %s is not an integer scalar", d.name, tt.text)
-		} else {
-			v, err = p.convertAbstract(tt, v, kindOf(tt.text), "const "+d.name)
-		}
-	}
-	d.evalState, d.val, d.valErr = 2, v, err
-	if err != nil {
-		if _, ok := err.(notConstError); ok {
-			return value{}, notConstError{p.errf(t.pos, "%s: const %s: %s", what, t.text, errMsg(err))}
-		}
-		return value{}, err
-	}
-	return v, nil
 }
 
 func errMsg(err error) string {
@@ -270,8 +65,188 @@ func errMsg(err error) string {
 	return err.Error()
 }
 
-func (p *parser) intLiteral(t token, what string) (value, error) {
-	s := t.text
+func fits(v value) bool {
+	switch v.k {
+	case vI32:
+		return v.v >= math.MinInt32 && v.v <= math.MaxInt32
+	case vU32:
+		return v.v >= 0 && v.v <= math.MaxUint32
+	}
+	return true
+}
+
+func abs64(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func add64(a, b int64) (int64, bool) {
+	s := a + b
+	return s, (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0)
+}
+
+// constState is the memo of one module-scope const in [analysis.consts].
+type constState struct {
+	state uint8 // 1 in progress, 2 done
+	val   value // once done
+	err   error // once done
+}
+
+// eval evaluates x as one integer const-expression. what names the
+// expression in messages; depth counts the consts being evaluated.
+func (a *analysis) eval(x Expr, what string, depth int) (value, error) {
+	switch x := x.(type) {
+	case *Literal:
+		switch x.Kind {
+		case LiteralInt:
+			return a.intLiteral(x, what)
+		case LiteralFloat:
+			return value{}, a.errf(x.At, "%s: %s is not an integer", what, x.Text)
+		}
+		return value{}, a.errf(x.At, "%s: %s is not declared", what, x.Text)
+	case *ParenExpr:
+		return a.eval(x.X, what, depth)
+	case *UnaryExpr:
+		if x.Op != "-" && x.Op != "~" {
+			return value{}, a.errf(x.At, "%s: expected an integer const-expression, found %q", what, x.Op)
+		}
+		v, err := a.eval(x.X, what, depth)
+		if err != nil {
+			return value{}, err
+		}
+		return a.unaryOp(x.Op, x.At, v, what)
+	case *BinaryExpr:
+		if _, ok := binaryPrec[x.Op]; !ok {
+			if _, err := a.eval(x.X, what, depth); err != nil {
+				return value{}, err
+			}
+			return value{}, a.errf(x.OpPos, "%s: operator %q is not supported in this const-expression", what, x.Op)
+		}
+		l, err := a.eval(x.X, what, depth)
+		if err != nil {
+			return value{}, err
+		}
+		r, err := a.eval(x.Y, what, depth)
+		if err != nil {
+			return value{}, err
+		}
+		return a.binary(x.Op, x.OpPos, l, r, what)
+	case *Ident:
+		if x.Template != nil {
+			return value{}, a.errf(x.At, "%s: %s(...) is not supported in this const-expression", what, x.Name)
+		}
+		return a.constRef(x, what, depth)
+	case *CallExpr:
+		fn := x.Fn
+		if fn.Template != nil || fn.Name != "u32" && fn.Name != "i32" {
+			return value{}, a.errf(fn.At, "%s: %s(...) is not supported in this const-expression", what, fn.Name)
+		}
+		switch len(x.Args) {
+		case 0:
+			return value{k: kindOf(fn.Name)}, nil
+		case 1:
+		default:
+			return value{}, a.errf(fn.At, "%s: %s() takes one argument", what, fn.Name)
+		}
+		v, err := a.eval(x.Args[0], what, depth)
+		if err != nil {
+			return value{}, err
+		}
+		return a.convert(fn.At, v, kindOf(fn.Name), what)
+	case *MemberExpr:
+		if _, err := a.eval(x.X, what, depth); err != nil {
+			return value{}, err
+		}
+		return value{}, a.errf(x.Dot, "%s: unexpected \".\" in a const-expression", what)
+	case *IndexExpr:
+		if _, err := a.eval(x.X, what, depth); err != nil {
+			return value{}, err
+		}
+		return value{}, a.errf(x.Lbrack, "%s: unexpected \"[\" in a const-expression", what)
+	}
+	pos := -1
+	if x != nil {
+		pos = x.Pos()
+	}
+	return value{}, a.errf(pos, "%s: expected an expression", what)
+}
+
+// constRef evaluates a reference to a module-scope const, memoized in
+// a.consts.
+func (a *analysis) constRef(id *Ident, what string, depth int) (value, error) {
+	d, ok := a.decls[id.Name]
+	if !ok {
+		return value{}, a.errf(id.At, "%s: %s is not declared", what, id.Name)
+	}
+	vd, _ := d.(*VarDecl)
+	switch {
+	case vd != nil && vd.Keyword == "const":
+	case vd != nil && vd.Keyword == "override":
+		return value{}, notConstError{a.errf(id.At, "%s: %s is an override, not a const", what, id.Name)}
+	default:
+		return value{}, a.errf(id.At, "%s: %s is not a const (it is a %s)", what, id.Name, declKind(d))
+	}
+	st := a.consts[vd]
+	if st != nil {
+		if st.state == 1 {
+			return value{}, a.errf(id.At, "%s: const %s depends on itself", what, id.Name)
+		}
+		if st.err != nil {
+			return value{}, a.errf(id.At, "%s: const %s: %s", what, id.Name, errMsg(st.err))
+		}
+		return st.val, nil
+	}
+	if depth >= a.lim.MaxDeclarationDepth {
+		return value{}, a.limitf(id.At, "%s: consts nest deeper than the limit of %d", what, a.lim.MaxDeclarationDepth)
+	}
+	st = &constState{state: 1}
+	a.consts[vd] = st
+	v, err := a.eval(vd.Init, "const "+vd.Name, depth+1)
+	if err == nil && vd.Type != nil {
+		tt, ok := vd.Type.(*Ident)
+		if !ok || tt.Template != nil || tt.Name != "u32" && tt.Name != "i32" {
+			err = a.errf(vd.Type.Pos(), "const %s: type %s is not an integer scalar", vd.Name, firstText(vd.Type))
+		} else {
+			v, err = a.convertAbstract(tt.At, v, kindOf(tt.Name), "const "+vd.Name)
+		}
+	}
+	st.state, st.val, st.err = 2, v, err
+	if err != nil {
+		if _, ok := err.(notConstError); ok {
+			return value{}, notConstError{a.errf(id.At, "%s: const %s: %s", what, id.Name, errMsg(err))}
+		}
+		return value{}, err
+	}
+	return v, nil
+}
+
+// firstText returns the text of the first token of x.
+func firstText(x Expr) string {
+	switch x := x.(type) {
+	case *Ident:
+		return x.Name
+	case *Literal:
+		return x.Text
+	case *CallExpr:
+		return x.Fn.Name
+	case *ParenExpr:
+		return "("
+	case *UnaryExpr:
+		return x.Op
+	case *BinaryExpr:
+		return firstText(x.X)
+	case *MemberExpr:
+		return firstText(x.X)
+	case *IndexExpr:
+		return firstText(x.X)
+	}
+	return ""
+}
+
+func (a *analysis) intLiteral(l *Literal, what string) (value, error) {
+	s := l.Text
 	k := vAbstract
 	switch s[len(s)-1] {
 	case 'i':
@@ -285,29 +260,19 @@ func (p *parser) intLiteral(t token, what string) (value, error) {
 	}
 	n, err := strconv.ParseUint(s, base, 64)
 	if err != nil || n > math.MaxInt64 {
-		return value{}, p.errf(t.pos, "%s: literal %s overflows", what, t.text)
+		return value{}, a.errf(l.At, "%s: literal %s overflows", what, l.Text)
 	}
 	v := value{k: k, v: int64(n)}
 	if !fits(v) {
-		return value{}, p.errf(t.pos, "%s: literal %s overflows %s", what, t.text, k)
+		return value{}, a.errf(l.At, "%s: literal %s overflows %s", what, l.Text, k)
 	}
 	return v, nil
 }
 
-func fits(v value) bool {
-	switch v.k {
-	case vI32:
-		return v.v >= math.MinInt32 && v.v <= math.MaxInt32
-	case vU32:
-		return v.v >= 0 && v.v <= math.MaxUint32
-	}
-	return true
-}
-
 // convert implements the u32(x) and i32(x) value constructors.
-func (p *parser) convert(t token, v value, to vkind, what string) (value, error) {
+func (a *analysis) convert(pos int, v value, to vkind, what string) (value, error) {
 	if v.k == vAbstract {
-		return p.convertAbstract(t, v, to, what)
+		return a.convertAbstract(pos, v, to, what)
 	}
 	if to == vU32 {
 		return value{k: vU32, v: int64(uint32(v.v))}, nil
@@ -317,34 +282,34 @@ func (p *parser) convert(t token, v value, to vkind, what string) (value, error)
 
 // convertAbstract converts an AbstractInt to a concrete type, failing when it
 // does not fit; a concrete value must already have type to.
-func (p *parser) convertAbstract(t token, v value, to vkind, what string) (value, error) {
+func (a *analysis) convertAbstract(pos int, v value, to vkind, what string) (value, error) {
 	if v.k != vAbstract {
 		if v.k != to {
-			return value{}, p.errf(t.pos, "%s: cannot use a %s value as %s", what, v.k, to)
+			return value{}, a.errf(pos, "%s: cannot use a %s value as %s", what, v.k, to)
 		}
 		return v, nil
 	}
 	w := value{k: to, v: v.v}
 	if !fits(w) {
-		return value{}, p.errf(t.pos, "%s: %d does not fit in %s", what, v.v, to)
+		return value{}, a.errf(pos, "%s: %d does not fit in %s", what, v.v, to)
 	}
 	return w, nil
 }
 
-func (p *parser) unaryOp(op token, v value, what string) (value, error) {
-	switch op.text {
+func (a *analysis) unaryOp(op string, pos int, v value, what string) (value, error) {
+	switch op {
 	case "-":
 		switch v.k {
 		case vU32:
-			return value{}, p.errf(op.pos, "%s: cannot negate a u32", what)
+			return value{}, a.errf(pos, "%s: cannot negate a u32", what)
 		case vAbstract:
 			if v.v == math.MinInt64 {
-				return value{}, p.errf(op.pos, "%s: negation overflows", what)
+				return value{}, a.errf(pos, "%s: negation overflows", what)
 			}
 		}
 		r := value{k: v.k, v: -v.v}
 		if !fits(r) {
-			return value{}, p.errf(op.pos, "%s: negation overflows %s", what, v.k)
+			return value{}, a.errf(pos, "%s: negation overflows %s", what, v.k)
 		}
 		return r, nil
 	default: // "~"
@@ -357,118 +322,106 @@ func (p *parser) unaryOp(op token, v value, what string) (value, error) {
 	}
 }
 
-// binary applies op to a and b, converting an AbstractInt operand to the
-// other operand's type, and fails on overflow, division by zero and
-// out-of-range shifts as a const-expression must.
-func (p *parser) binary(op token, a, b value, what string) (value, error) {
+// binary applies op (at offset pos) to x and y, converting an AbstractInt
+// operand to the other operand's type, and fails on overflow, division by
+// zero and out-of-range shifts as a const-expression must.
+func (a *analysis) binary(op string, pos int, x, y value, what string) (value, error) {
 	fail := func(format string, args ...any) (value, error) {
-		return value{}, p.errf(op.pos, what+": "+format, args...)
+		return value{}, a.errf(pos, what+": "+format, args...)
 	}
-	if op.text == "<<" || op.text == ">>" {
-		if b.k == vI32 {
+	if op == "<<" || op == ">>" {
+		if y.k == vI32 {
 			return fail("shift amount must be a u32")
 		}
-		if b.k == vAbstract && a.k != vAbstract {
-			if b.v < 0 || b.v > math.MaxUint32 {
-				return fail("shift amount %d does not fit in u32", b.v)
+		if y.k == vAbstract && x.k != vAbstract {
+			if y.v < 0 || y.v > math.MaxUint32 {
+				return fail("shift amount %d does not fit in u32", y.v)
 			}
 		}
 		width := int64(32)
-		if a.k == vAbstract {
+		if x.k == vAbstract {
 			width = 64
 		}
-		if b.v < 0 || b.v >= width {
-			return fail("shift amount %d is not less than %d", b.v, width)
+		if y.v < 0 || y.v >= width {
+			return fail("shift amount %d is not less than %d", y.v, width)
 		}
-		s := uint(b.v)
-		if op.text == ">>" {
-			if a.k == vU32 {
-				return value{k: vU32, v: int64(uint32(a.v) >> s)}, nil
+		s := uint(y.v)
+		if op == ">>" {
+			if x.k == vU32 {
+				return value{k: vU32, v: int64(uint32(x.v) >> s)}, nil
 			}
-			return value{k: a.k, v: a.v >> s}, nil
+			return value{k: x.k, v: x.v >> s}, nil
 		}
-		r := value{k: a.k, v: a.v << s}
-		switch a.k {
+		r := value{k: x.k, v: x.v << s}
+		switch x.k {
 		case vU32:
-			if uint64(a.v)>>(32-s) != 0 {
-				return fail("%d << %d overflows u32", a.v, s)
+			if uint64(x.v)>>(32-s) != 0 {
+				return fail("%d << %d overflows u32", x.v, s)
 			}
 		default:
-			if r.v>>s != a.v || !fits(r) {
-				return fail("%d << %d overflows %s", a.v, s, a.k)
+			if r.v>>s != x.v || !fits(r) {
+				return fail("%d << %d overflows %s", x.v, s, x.k)
 			}
 		}
 		return r, nil
 	}
-	if a.k != b.k {
+	if x.k != y.k {
 		var err error
 		switch {
-		case a.k == vAbstract:
-			a, err = p.convertAbstract(op, a, b.k, what)
-		case b.k == vAbstract:
-			b, err = p.convertAbstract(op, b, a.k, what)
+		case x.k == vAbstract:
+			x, err = a.convertAbstract(pos, x, y.k, what)
+		case y.k == vAbstract:
+			y, err = a.convertAbstract(pos, y, x.k, what)
 		default:
-			return fail("mismatched operand types %s and %s for %q", a.k, b.k, op.text)
+			return fail("mismatched operand types %s and %s for %q", x.k, y.k, op)
 		}
 		if err != nil {
 			return value{}, err
 		}
 	}
-	k := a.k
+	k := x.k
 	var r int64
-	switch op.text {
+	switch op {
 	case "+":
-		s, overflow := add64(a.v, b.v)
+		s, overflow := add64(x.v, y.v)
 		if overflow {
-			return fail("%d + %d overflows", a.v, b.v)
+			return fail("%d + %d overflows", x.v, y.v)
 		}
 		r = s
 	case "-":
-		s, overflow := add64(a.v, -b.v)
-		if overflow || b.v == math.MinInt64 {
-			return fail("%d - %d overflows", a.v, b.v)
+		s, overflow := add64(x.v, -y.v)
+		if overflow || y.v == math.MinInt64 {
+			return fail("%d - %d overflows", x.v, y.v)
 		}
 		r = s
 	case "*":
-		hi, lo := bits.Mul64(uint64(abs64(a.v)), uint64(abs64(b.v)))
-		if hi != 0 || lo > math.MaxInt64 || a.v == math.MinInt64 || b.v == math.MinInt64 {
-			return fail("%d * %d overflows", a.v, b.v)
+		hi, lo := bits.Mul64(uint64(abs64(x.v)), uint64(abs64(y.v)))
+		if hi != 0 || lo > math.MaxInt64 || x.v == math.MinInt64 || y.v == math.MinInt64 {
+			return fail("%d * %d overflows", x.v, y.v)
 		}
-		r = a.v * b.v
+		r = x.v * y.v
 	case "/", "%":
-		if b.v == 0 {
+		if y.v == 0 {
 			return fail("division by zero")
 		}
-		if b.v == -1 && (a.v == math.MinInt64 || k == vI32 && a.v == math.MinInt32) {
-			return fail("%d %s -1 overflows", a.v, op.text)
+		if y.v == -1 && (x.v == math.MinInt64 || k == vI32 && x.v == math.MinInt32) {
+			return fail("%d %s -1 overflows", x.v, op)
 		}
-		if op.text == "/" {
-			r = a.v / b.v
+		if op == "/" {
+			r = x.v / y.v
 		} else {
-			r = a.v % b.v
+			r = x.v % y.v
 		}
 	case "&":
-		r = a.v & b.v
+		r = x.v & y.v
 	case "|":
-		r = a.v | b.v
+		r = x.v | y.v
 	case "^":
-		r = a.v ^ b.v
+		r = x.v ^ y.v
 	}
 	v := value{k: k, v: r}
 	if !fits(v) {
-		return fail("%s %s %s overflows %s", strconv.FormatInt(a.v, 10), op.text, strconv.FormatInt(b.v, 10), k)
+		return fail("%s %s %s overflows %s", strconv.FormatInt(x.v, 10), op, strconv.FormatInt(y.v, 10), k)
 	}
 	return v, nil
-}
-
-func abs64(x int64) int64 {
-	if x < 0 {
-		return -x
-	}
-	return x
-}
-
-func add64(a, b int64) (int64, bool) {
-	s := a + b
-	return s, (a >= 0) == (b >= 0) && (s >= 0) != (a >= 0)
 }

@@ -5,63 +5,49 @@ import "strings"
 // checkDependencies builds the graph of module-scope declarations that use
 // one another, rejects cycles, and bounds its longest chain by
 // MaxDeclarationDepth: naga resolves declarations in dependency order by a
-// recursive walk. A function's uses are those res found: in its body, names
-// it declares itself do not count.
-func (p *parser) checkDependencies(res *resolution) error {
-	index := make(map[*decl]int, len(p.order))
-	for i, d := range p.order {
+// recursive walk. A function's uses are those res found: names it declares
+// itself do not count. Another declaration uses every module-scope name in
+// its type, initializer, attribute arguments and members.
+func (a *analysis) checkDependencies(res *resolution) error {
+	index := make(map[Decl]int, len(a.order))
+	for i, d := range a.order {
 		index[d] = i
 	}
-	edges := make([][]int, len(p.order))
-	for i, d := range p.order {
-		if d.kind == declFn {
-			for _, u := range res.uses[d] {
+	edges := make([][]int, len(a.order))
+	seen := map[int]int{} // the declaration (index + 1) that last added each edge target
+	for i, d := range a.order {
+		if fd, ok := d.(*FuncDecl); ok {
+			for _, u := range res.uses[fd] {
 				edges[i] = append(edges[i], index[u])
 			}
 			continue
 		}
-		spans := []span{d.typ, d.init}
-		for _, a := range d.attrs {
-			spans = append(spans, a.args...)
-		}
-		for _, m := range d.members {
-			spans = append(spans, m.typ)
-			for _, a := range m.attrs {
-				spans = append(spans, a.args...)
+		add := func(id *Ident) {
+			if u, ok := a.decls[id.Name]; ok {
+				if k := index[u]; seen[k] != i+1 {
+					seen[k] = i + 1
+					edges[i] = append(edges[i], k)
+				}
 			}
 		}
-		seen := map[int]bool{}
-		for _, s := range spans {
-			for j := s.a; j < s.b; j++ {
-				t := p.toks[j]
-				if t.kind != tkIdent || t.pos == d.pos {
-					continue
-				}
-				if j > 0 && p.toks[j-1].kind == tkPunct {
-					switch p.toks[j-1].text {
-					case ".":
-						continue
-					case "@":
-						switch t.text {
-						case "builtin", "interpolate", "diagnostic":
-							if j+1 < s.b && p.toks[j+1].text == "(" {
-								j = p.matching(j + 1)
-							}
-						}
-						continue
-					}
-				}
-				if u, ok := p.decls[t.text]; ok && !seen[index[u]] {
-					seen[index[u]] = true
-					edges[i] = append(edges[i], index[u])
-				}
+		switch d := d.(type) {
+		case *VarDecl:
+			eachIdent(d.Type, add)
+			eachIdent(d.Init, add)
+			attrIdents(d.Attrs, add)
+		case *AliasDecl:
+			eachIdent(d.Type, add)
+		case *StructDecl:
+			for _, m := range d.Members {
+				eachIdent(m.Type, add)
+				attrIdents(m.Attrs, add)
 			}
 		}
 	}
 	// Iterative depth-first search: state 0 new, 1 on the stack, 2 done.
-	state := make([]uint8, len(p.order))
-	depth := make([]int, len(p.order))
-	for root := range p.order {
+	state := make([]uint8, len(a.order))
+	depth := make([]int, len(a.order))
+	for root := range a.order {
 		if state[root] != 0 {
 			continue
 		}
@@ -77,7 +63,7 @@ func (p *parser) checkDependencies(res *resolution) error {
 					state[c] = 1
 					stack = append(stack, depFrame{c, 0})
 				case 1:
-					return p.cycleError(stack, c)
+					return a.cycleError(stack, c)
 				}
 				continue
 			}
@@ -87,9 +73,9 @@ func (p *parser) checkDependencies(res *resolution) error {
 			}
 			depth[f.n] = d
 			state[f.n] = 2
-			if d > p.lim.MaxDeclarationDepth {
-				n := p.order[f.n]
-				return p.limitf(n.pos, "%s %s starts a chain of %d declarations that use one another, more than the limit of %d", declKindNames[n.kind], n.name, d, p.lim.MaxDeclarationDepth)
+			if d > a.lim.MaxDeclarationDepth {
+				n := a.order[f.n]
+				return a.limitf(declNamePos(n), "%s %s starts a chain of %d declarations that use one another, more than the limit of %d", declKind(n), declName(n), d, a.lim.MaxDeclarationDepth)
 			}
 			stack = stack[:len(stack)-1]
 		}
@@ -97,10 +83,54 @@ func (p *parser) checkDependencies(res *resolution) error {
 	return nil
 }
 
+// eachIdent calls f on every identifier of x, in source order: names,
+// type names and template arguments, not member names.
+func eachIdent(x Expr, f func(*Ident)) {
+	switch x := x.(type) {
+	case *Ident:
+		f(x)
+		for _, t := range x.Template {
+			eachIdent(t, f)
+		}
+	case *CallExpr:
+		eachIdent(x.Fn, f)
+		for _, y := range x.Args {
+			eachIdent(y, f)
+		}
+	case *ParenExpr:
+		eachIdent(x.X, f)
+	case *UnaryExpr:
+		eachIdent(x.X, f)
+	case *BinaryExpr:
+		eachIdent(x.X, f)
+		eachIdent(x.Y, f)
+	case *MemberExpr:
+		eachIdent(x.X, f)
+	case *IndexExpr:
+		eachIdent(x.X, f)
+		eachIdent(x.Index, f)
+	}
+}
+
+// attrIdents calls f on the identifiers of the attributes' arguments, but
+// for those of @builtin, @interpolate and @diagnostic, which name no
+// declarations.
+func attrIdents(as []*Attribute, f func(*Ident)) {
+	for _, at := range as {
+		switch at.Name {
+		case "builtin", "interpolate", "diagnostic":
+			continue
+		}
+		for _, x := range at.Args {
+			eachIdent(x, f)
+		}
+	}
+}
+
 // depFrame is one step of the dependency walk.
 type depFrame struct{ n, next int }
 
-func (p *parser) cycleError(stack []depFrame, c int) error {
+func (a *analysis) cycleError(stack []depFrame, c int) error {
 	start := 0
 	for k, f := range stack {
 		if f.n == c {
@@ -110,12 +140,12 @@ func (p *parser) cycleError(stack []depFrame, c int) error {
 	}
 	var names []string
 	for _, f := range stack[start:] {
-		names = append(names, p.order[f.n].name)
+		names = append(names, declName(a.order[f.n]))
 	}
-	names = append(names, p.order[c].name)
-	d := p.order[c]
+	d := a.order[c]
+	names = append(names, declName(d))
 	if len(names) > 8 {
 		names = append(names[:4], append([]string{"..."}, names[len(names)-3:]...)...)
 	}
-	return p.errf(d.pos, "%s %s depends on itself: %s", declKindNames[d.kind], d.name, strings.Join(names, " -> "))
+	return a.errf(declNamePos(d), "%s %s depends on itself: %s", declKind(d), declName(d), strings.Join(names, " -> "))
 }

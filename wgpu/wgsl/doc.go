@@ -1,32 +1,44 @@
-// Package wgsl is a front-end for the module-scope declarations of WGSL, the
-// WebGPU Shading Language (https://www.w3.org/TR/WGSL/). It is pure Go and
-// needs no GPU.
+// Package wgsl is a front-end for WGSL, the WebGPU Shading Language
+// (https://www.w3.org/TR/WGSL/). It is pure Go and needs no GPU.
 //
-// [Parse] tokenizes a whole module as the specification does (nested block
-// comments, every literal form, template-list disambiguation), parses its
-// module-scope declarations (directives, const, override, alias, struct,
-// var, fn, const_assert), evaluates the integer const-expressions that
-// bindings, array counts, @align, @size and @workgroup_size use, and lays
-// out every buffer binding's type by the specification's Memory Layout
-// rules. The result is a [Module]: the buffer bindings with their minimum
-// buffer sizes; the entry points with their workgroup sizes and the
-// bindings each statically uses; and the overrides, with the byte spans of
-// their parts so that a caller can rewrite them in the source.
+// It is stages, each a file and testable alone, as go/scanner, go/parser,
+// go/ast and go/types are:
 //
-// Function bodies are read only for the names they use: a pass walks their
-// tokens with WGSL's lexical scopes (parameters, and let, var and const to
-// the end of their block or for statement), so that a local shadowing a
-// module-scope name is not a use of it, and finds what each function calls
-// and which module-scope variables it names. Bodies are not parsed into
-// statements, type-checked or validated. The shader compiler (naga, inside
-// wgpu-native) still validates the module; this package exists so that a
-// caller can check buffers against bindings before the driver runs, and so
-// that sources the driver would die on never reach it. Parse therefore checks hard [Limits] before anything else: the source
-// size, that the source is not empty, the nesting depth of brackets and
-// prefix operators, the length of one expression and of an else-if chain,
-// and the depth of the dependencies between declarations. Each limit keeps
-// inputs well below the shapes that were measured to overflow naga's stack
-// (see [DefaultLimits]).
+//   - the lexer (token.go, number.go) tokenizes a whole module as the
+//     specification does (nested block comments, every literal form,
+//     template-list disambiguation), enforcing the nesting, expression and
+//     token limits as it goes;
+//   - [ParseFile] (tree.go) reads the tokens into a syntax tree with
+//     positions ([File], ast.go): every declaration, function body,
+//     statement, expression and attribute. [Fprint] (print.go) writes a
+//     tree back as WGSL and [Inspect] (walk.go) walks one;
+//   - [Analyze] (analyze.go and the files it names) checks the tree's
+//     meaning by walks of the tree, each keeping what it finds in tables of
+//     its own, keyed by node, never in the nodes: the declarations and
+//     their names (analyze.go), the names function bodies use with WGSL's
+//     lexical scopes (resolve.go), the dependencies between declarations
+//     (deps.go), integer const-evaluation (consteval.go), type layout by
+//     the specification's Memory Layout rules (layout.go), the memory
+//     limits (memory.go), the buffer bindings each entry point uses
+//     (interface.go) and the overrides (override.go).
+//
+// [Parse] is the three in a row, lexing and parsing the source once. The
+// result is a [Module]: the buffer bindings with their minimum buffer
+// sizes; the entry points with their workgroup sizes and the bindings each
+// statically uses; the overrides; and the tree itself, for a caller that
+// rewrites it (the lowering of package wgpu does).
+//
+// Function bodies are parsed and resolved, not type-checked. The shader
+// compiler (naga, inside wgpu-native) still validates the module; this
+// package exists so that a caller can check buffers against bindings
+// before the driver runs, and so that sources the driver would die on
+// never reach it. Parse therefore checks hard [Limits] before anything
+// else: the source size, that the source is not empty, the nesting depth
+// of brackets and prefix operators, the length of one expression and of an
+// else-if chain, the tokens of a function body and of the module, and the
+// depth of the dependencies between declarations. Each limit keeps inputs
+// well below the shapes that were measured to overflow naga's stack or
+// take it seconds (see [DefaultLimits]).
 //
 // Parse never panics and runs in time linear in the size of its input. Every
 // error it returns is an [*Error] carrying a line and column.

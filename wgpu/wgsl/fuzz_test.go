@@ -77,7 +77,8 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, o := range m.Overrides {
-			for _, s := range []wgsl.Span{o.Decl, o.Keyword, o.IDAttr, o.TypeSpan, o.Init} {
+			decl := wgsl.Span{Start: o.Decl.Pos(), End: o.Decl.End}
+			for _, s := range []wgsl.Span{decl, o.Keyword, o.IDAttr, o.TypeSpan, o.Init} {
 				if s.Start < 0 || s.End < s.Start || s.End > len(src) {
 					t.Fatalf("override %+v: span %+v outside the source", o, s)
 				}
@@ -85,8 +86,8 @@ func FuzzParse(f *testing.F) {
 			if got := src[o.Keyword.Start:o.Keyword.End]; got != "override" {
 				t.Fatalf("override %s: Keyword spans %q", o.Name, got)
 			}
-			if o.Decl.Start > o.Keyword.Start || o.Decl.End > len(src) || src[o.Decl.End-1] != ';' {
-				t.Fatalf("override %s: Decl spans %q", o.Name, src[o.Decl.Start:o.Decl.End])
+			if decl.Start > o.Keyword.Start || src[decl.End-1] != ';' {
+				t.Fatalf("override %s: Decl spans %q", o.Name, src[decl.Start:decl.End])
 			}
 			if o.HasID != (o.IDAttr != wgsl.Span{}) || o.HasDefault != (o.Init != wgsl.Span{}) {
 				t.Fatalf("override %+v: HasID or HasDefault disagrees with its spans", o)

@@ -10,34 +10,34 @@ import "sort"
 // magnitude below the bound, which keeps Parse linear in its input.
 const maxInterfaceWork = 1 << 21
 
-// slotBinding is a buffer binding with the declaration it comes from.
-type slotBinding struct {
+// usedBinding is a buffer binding with the declaration it comes from.
+type usedBinding struct {
 	b Binding
-	d *decl
+	d *VarDecl
 }
 
 // less orders bindings by (Group, Index), then by source position.
-func (a slotBinding) less(b slotBinding) bool {
+func (a usedBinding) less(b usedBinding) bool {
 	if a.b.Group != b.b.Group {
 		return a.b.Group < b.b.Group
 	}
 	if a.b.Index != b.b.Index {
 		return a.b.Index < b.b.Index
 	}
-	return a.d.pos < b.d.pos
+	return a.d.NamePos < b.d.NamePos
 }
 
 // interfaces fills in the Bindings of every entry point of m: the buffer
 // bindings its function statically uses, in its body or in the body of a
-// function it calls, transitively. eps are the fn declarations of
-// m.EntryPoints, in the same order; bindings maps each binding's variable
-// to its Binding. It refuses an entry point that uses two variables sharing
-// a @group and @binding, or more than MaxBindings bindings.
-func (p *parser) interfaces(m *Module, eps []*decl, bindings map[*decl]Binding, res *resolution) error {
-	seen := map[*decl]int{} // the entry point (index + 1) that last visited each declaration
+// function it calls, transitively. eps are the functions of m.EntryPoints,
+// in the same order; bindings maps each binding's variable to its Binding.
+// It refuses an entry point that uses two variables sharing a @group and
+// @binding, or more than MaxBindings bindings.
+func (a *analysis) interfaces(m *Module, eps []*FuncDecl, bindings map[*VarDecl]Binding, res *resolution) error {
+	seen := map[Decl]int{} // the entry point (index + 1) that last visited each declaration
 	work := 0
-	var stack []*decl
-	var used []slotBinding
+	var stack []*FuncDecl
+	var used []usedBinding
 	for i, ep := range eps {
 		stamp := i + 1
 		stack = append(stack[:0], ep)
@@ -48,32 +48,32 @@ func (p *parser) interfaces(m *Module, eps []*decl, bindings map[*decl]Binding, 
 			stack = stack[:len(stack)-1]
 			work += 1 + len(res.uses[d])
 			if work > maxInterfaceWork {
-				return p.limitf(ep.pos, "entry point %s: the entry points visit more than %d functions and variables in all, the limit of this front-end", ep.name, maxInterfaceWork)
+				return a.limitf(ep.NamePos, "entry point %s: the entry points visit more than %d functions and variables in all, the limit of this front-end", ep.Name, maxInterfaceWork)
 			}
 			for _, u := range res.uses[d] {
 				if seen[u] == stamp {
 					continue
 				}
 				seen[u] = stamp
-				switch u.kind {
-				case declFn:
+				switch u := u.(type) {
+				case *FuncDecl:
 					stack = append(stack, u)
-				case declVar:
+				case *VarDecl:
 					if b, ok := bindings[u]; ok {
-						used = append(used, slotBinding{b, u})
+						used = append(used, usedBinding{b, u})
 					}
 				}
 			}
 		}
 		sort.Slice(used, func(i, j int) bool { return used[i].less(used[j]) })
 		for k := 1; k < len(used); k++ {
-			a, b := used[k-1], used[k]
-			if a.b.Group == b.b.Group && a.b.Index == b.b.Index {
-				return p.errf(b.d.pos, "binding %d (%s): entry point %s uses both %s and %s, which share @group(%d) @binding(%d)", b.b.Index, b.b.Name, ep.name, a.b.Name, b.b.Name, b.b.Group, b.b.Index)
+			x, y := used[k-1], used[k]
+			if x.b.Group == y.b.Group && x.b.Index == y.b.Index {
+				return a.errf(y.d.NamePos, "binding %d (%s): entry point %s uses both %s and %s, which share @group(%d) @binding(%d)", y.b.Index, y.b.Name, ep.Name, x.b.Name, y.b.Name, y.b.Group, y.b.Index)
 			}
 		}
-		if lim := p.lim.MaxBindings; lim > 0 && len(used) > lim {
-			return p.limitf(used[lim].d.pos, "entry point %s uses %d buffer bindings, more than the limit of %d (maxBindingsPerBindGroup)", ep.name, len(used), lim)
+		if lim := a.lim.MaxBindings; lim > 0 && len(used) > lim {
+			return a.limitf(used[lim].d.NamePos, "entry point %s uses %d buffer bindings, more than the limit of %d (maxBindingsPerBindGroup)", ep.Name, len(used), lim)
 		}
 		var list []Binding
 		for _, u := range used {

@@ -31,10 +31,10 @@ type rtype struct {
 	align uint64
 	size  uint64 // for a runtime-sized array, one element's stride; for a struct ending in one, as naga computes it
 
-	runtime bool   // a runtime-sized array, or a struct whose last member is one
-	stride  uint64 // array: element stride
-	elem    *rtype // array, atomic: the element type
-	st      *decl  // struct: its declaration
+	runtime bool        // a runtime-sized array, or a struct whose last member is one
+	stride  uint64      // array: element stride
+	elem    *rtype      // array, atomic: the element type
+	sd      *StructDecl // struct: its declaration
 	members []rmember
 	noShare string // why the type is not host-shareable, or ""
 	atomic  bool   // contains an atomic type
@@ -116,35 +116,49 @@ func matName(s string) (c, r int, scalar string, ok bool) {
 	return 0, 0, "", false
 }
 
-// resolveType resolves the type specifier in s.
-func (p *parser) resolveType(s span, depth int) (*rtype, error) {
-	t := p.toks[s.a]
-	if depth > p.lim.MaxDeclarationDepth+p.lim.MaxNestingDepth {
-		return nil, p.limitf(t.pos, "type %s nests deeper than the limits allow", t.text)
+// structState is the memo of one struct's layout in [analysis.structs].
+type structState struct {
+	state uint8 // 1 in progress, 2 done
+	r     *rtype
+	err   error
+}
+
+// resolveType resolves the type x, a type specifier of the tree.
+func (a *analysis) resolveType(x Expr, depth int) (*rtype, error) {
+	id, ok := x.(*Ident)
+	if !ok {
+		if x == nil {
+			return nil, a.errf(-1, "expected a type")
+		}
+		return nil, a.errf(x.Pos(), "unknown type %s", firstText(x))
 	}
-	var args []span
-	if s.a+1 < s.b {
-		args = p.splitArgs(s.a+2, s.b-1)
+	return a.resolveNamed(id.Name, id.At, id.Template, depth)
+}
+
+// resolveNamed resolves the type name<tmpl> written at offset pos; tmpl is
+// nil when there is no template list.
+func (a *analysis) resolveNamed(name string, pos int, args []Expr, depth int) (*rtype, error) {
+	if depth > a.lim.MaxDeclarationDepth+a.lim.MaxNestingDepth {
+		return nil, a.limitf(pos, "type %s nests deeper than the limits allow", name)
 	}
-	hasTmpl := s.a+1 < s.b
+	hasTmpl := args != nil
 	noArgs := func() error {
 		if hasTmpl {
-			return p.errf(t.pos, "type %s takes no template arguments", t.text)
+			return a.errf(pos, "type %s takes no template arguments", name)
 		}
 		return nil
 	}
-	name := t.text
 	if st, ok := scalarTypes[name]; ok {
 		if err := noArgs(); err != nil {
 			return nil, err
 		}
-		if name == "f16" && !p.enables["f16"] {
-			return nil, p.errf(t.pos, "f16 needs the directive 'enable f16;'")
+		if name == "f16" && !a.enables["f16"] {
+			return nil, a.errf(pos, "f16 needs the directive 'enable f16;'")
 		}
 		return st, nil
 	}
 	if n, sc, ok := vecName(name); ok {
-		elem, err := p.scalarArg(t, sc, args, hasTmpl, depth)
+		elem, err := a.scalarArg(name, pos, sc, args, depth)
 		if err != nil {
 			return nil, err
 		}
@@ -157,12 +171,12 @@ func (p *parser) resolveType(s span, depth int) (*rtype, error) {
 		return r, nil
 	}
 	if c, rows, sc, ok := matName(name); ok {
-		elem, err := p.scalarArg(t, sc, args, hasTmpl, depth)
+		elem, err := a.scalarArg(name, pos, sc, args, depth)
 		if err != nil {
 			return nil, err
 		}
 		if elem.name != "f32" && elem.name != "f16" {
-			return nil, p.errf(t.pos, "matrix elements must be f32 or f16, not %s", elem.name)
+			return nil, a.errf(pos, "matrix elements must be f32 or f16, not %s", elem.name)
 		}
 		col := uint64(rows) * elem.size
 		align := col
@@ -175,76 +189,76 @@ func (p *parser) resolveType(s span, depth int) (*rtype, error) {
 	switch name {
 	case "atomic":
 		if len(args) != 1 {
-			return nil, p.errf(t.pos, "atomic takes one template argument")
+			return nil, a.errf(pos, "atomic takes one template argument")
 		}
-		elem, err := p.resolveType(args[0], depth+1)
+		elem, err := a.resolveType(args[0], depth+1)
 		if err != nil {
 			return nil, err
 		}
 		if elem.name != "u32" && elem.name != "i32" {
-			return nil, p.errf(t.pos, "atomic<%s>: the element must be u32 or i32", elem.name)
+			return nil, a.errf(pos, "atomic<%s>: the element must be u32 or i32", elem.name)
 		}
 		return &rtype{kind: tAtomic, name: "atomic<" + elem.name + ">", align: 4, size: 4, elem: elem, atomic: true}, nil
 	case "array":
-		return p.resolveArray(t, args, depth)
+		return a.resolveArray(pos, args, depth)
 	}
 	if strings.HasPrefix(name, "texture_") || name == "sampler" || name == "sampler_comparison" || name == "ptr" {
 		return &rtype{kind: tOther, name: name, noShare: name + " is not host-shareable"}, nil
 	}
-	d, ok := p.decls[name]
+	d, ok := a.decls[name]
 	if !ok {
-		return nil, p.errf(t.pos, "unknown type %s", name)
+		return nil, a.errf(pos, "unknown type %s", name)
 	}
 	if err := noArgs(); err != nil {
 		return nil, err
 	}
-	switch d.kind {
-	case declAlias:
-		return p.resolveType(d.typ, depth+1)
-	case declStruct:
-		return p.structLayout(d, depth+1)
+	switch d := d.(type) {
+	case *AliasDecl:
+		return a.resolveType(d.Type, depth+1)
+	case *StructDecl:
+		return a.structLayout(d, depth+1)
 	}
-	return nil, p.errf(t.pos, "%s is a %s, not a type", name, declKindNames[d.kind])
+	return nil, a.errf(pos, "%s is a %s, not a type", name, declKind(d))
 }
 
 // scalarArg resolves the element of vecN<T> or matCxR<T>, or the scalar its
-// alias suffix names.
-func (p *parser) scalarArg(t token, sc string, args []span, hasTmpl bool, depth int) (*rtype, error) {
+// alias suffix sc names.
+func (a *analysis) scalarArg(name string, pos int, sc string, args []Expr, depth int) (*rtype, error) {
 	if sc != "" {
-		if hasTmpl {
-			return nil, p.errf(t.pos, "type %s takes no template arguments", t.text)
+		if args != nil {
+			return nil, a.errf(pos, "type %s takes no template arguments", name)
 		}
-		if sc == "f16" && !p.enables["f16"] {
-			return nil, p.errf(t.pos, "%s needs the directive 'enable f16;'", t.text)
+		if sc == "f16" && !a.enables["f16"] {
+			return nil, a.errf(pos, "%s needs the directive 'enable f16;'", name)
 		}
 		return scalarTypes[sc], nil
 	}
 	if len(args) != 1 {
-		return nil, p.errf(t.pos, "%s takes one template argument", t.text)
+		return nil, a.errf(pos, "%s takes one template argument", name)
 	}
-	elem, err := p.resolveType(args[0], depth+1)
+	elem, err := a.resolveType(args[0], depth+1)
 	if err != nil {
 		return nil, err
 	}
 	if elem.kind != tScalar {
-		return nil, p.errf(t.pos, "%s<%s>: the element must be a scalar", t.text, elem.name)
+		return nil, a.errf(pos, "%s<%s>: the element must be a scalar", name, elem.name)
 	}
 	return elem, nil
 }
 
-func (p *parser) resolveArray(t token, args []span, depth int) (*rtype, error) {
+func (a *analysis) resolveArray(pos int, args []Expr, depth int) (*rtype, error) {
 	if len(args) != 1 && len(args) != 2 {
-		return nil, p.errf(t.pos, "array takes an element type and an optional count")
+		return nil, a.errf(pos, "array takes an element type and an optional count")
 	}
-	elem, err := p.resolveType(args[0], depth+1)
+	elem, err := a.resolveType(args[0], depth+1)
 	if err != nil {
 		return nil, err
 	}
 	if elem.runtime {
-		return nil, p.errf(t.pos, "array<%s>: the element type must have a fixed size", elem.name)
+		return nil, a.errf(pos, "array<%s>: the element type must have a fixed size", elem.name)
 	}
 	if elem.kind == tOther {
-		return nil, p.errf(t.pos, "array<%s>: %s", elem.name, elem.noShare)
+		return nil, a.errf(pos, "array<%s>: %s", elem.name, elem.noShare)
 	}
 	stride := roundUp(elem.align, elem.size)
 	r := &rtype{kind: tArray, align: elem.align, stride: stride, elem: elem, noShare: elem.noShare, atomic: elem.atomic}
@@ -254,78 +268,80 @@ func (p *parser) resolveArray(t token, args []span, depth int) (*rtype, error) {
 		r.size = stride
 		return r, nil
 	}
-	v, err := p.evalSpan(args[1], "array count", depth)
+	count := args[1]
+	v, err := a.eval(count, "array count", depth)
 	if err != nil {
 		if _, ok := err.(notConstError); ok {
-			return nil, p.errf(p.toks[args[1].a].pos, "array count: %s (only workgroup arrays may be sized by an override)", strings.TrimPrefix(errMsg(err), "array count: "))
+			return nil, a.errf(count.Pos(), "array count: %s (only workgroup arrays may be sized by an override)", strings.TrimPrefix(errMsg(err), "array count: "))
 		}
 		return nil, err
 	}
 	if v.v <= 0 {
-		return nil, p.errf(p.toks[args[1].a].pos, "array count must be positive, got %d", v.v)
+		return nil, a.errf(count.Pos(), "array count must be positive, got %d", v.v)
 	}
 	if v.v > maxTypeSize || uint64(v.v)*stride > maxTypeSize {
-		return nil, p.errf(p.toks[args[1].a].pos, "array<%s, %d> is larger than %d bytes", elem.name, v.v, uint64(maxTypeSize))
+		return nil, a.errf(count.Pos(), "array<%s, %d> is larger than %d bytes", elem.name, v.v, uint64(maxTypeSize))
 	}
 	r.name = "array<" + elem.name + ", " + strconv.FormatInt(v.v, 10) + ">"
 	r.size = uint64(v.v) * stride
 	return r, nil
 }
 
-// structLayout lays out struct d, memoized.
-func (p *parser) structLayout(d *decl, depth int) (*rtype, error) {
-	switch d.layoutState {
-	case 1:
-		return nil, p.errf(d.pos, "struct %s contains itself", d.name)
-	case 2:
-		return d.layout, d.layoutErr
+// structLayout lays out struct d, memoized in a.structs.
+func (a *analysis) structLayout(d *StructDecl, depth int) (*rtype, error) {
+	if st := a.structs[d]; st != nil {
+		if st.state == 1 {
+			return nil, a.errf(d.NamePos, "struct %s contains itself", d.Name)
+		}
+		return st.r, st.err
 	}
-	d.layoutState = 1
-	r, err := p.layoutMembers(d, depth)
-	d.layoutState, d.layout, d.layoutErr = 2, r, err
+	st := &structState{state: 1}
+	a.structs[d] = st
+	r, err := a.layoutMembers(d, depth)
+	st.state, st.r, st.err = 2, r, err
 	return r, err
 }
 
-func (p *parser) layoutMembers(d *decl, depth int) (*rtype, error) {
-	r := &rtype{kind: tStruct, name: d.name, st: d, align: 1}
+func (a *analysis) layoutMembers(d *StructDecl, depth int) (*rtype, error) {
+	r := &rtype{kind: tStruct, name: d.Name, sd: d, align: 1}
 	var end uint64
-	for i, m := range d.members {
-		mt, err := p.resolveType(m.typ, depth+1)
+	for i, m := range d.Members {
+		mt, err := a.resolveType(m.Type, depth+1)
 		if err != nil {
 			return nil, err
 		}
 		if mt.kind == tOther {
-			return nil, p.errf(m.pos, "struct %s: member %s: %s", d.name, m.name, mt.noShare)
+			return nil, a.errf(m.NamePos, "struct %s: member %s: %s", d.Name, m.Name, mt.noShare)
 		}
-		last := i == len(d.members)-1
+		last := i == len(d.Members)-1
 		if mt.runtime && !last {
-			return nil, p.errf(m.pos, "runtime-sized array must be the last member of struct %s (member %s)", d.name, m.name)
+			return nil, a.errf(m.NamePos, "runtime-sized array must be the last member of struct %s (member %s)", d.Name, m.Name)
 		}
 		align, size := mt.align, mt.size
-		for _, a := range m.attrs {
-			switch a.name {
+		for _, at := range m.Attrs {
+			switch at.Name {
 			case "align", "size":
-				if len(a.args) != 1 {
-					return nil, p.errf(a.pos, "@%s takes one argument", a.name)
+				if len(at.Args) != 1 {
+					return nil, a.errf(at.At, "@%s takes one argument", at.Name)
 				}
-				v, err := p.evalSpan(a.args[0], "@"+a.name, depth)
+				v, err := a.eval(at.Args[0], "@"+at.Name, depth)
 				if err != nil {
 					return nil, err
 				}
-				if a.name == "align" {
+				if at.Name == "align" {
 					if v.v < 1 || v.v > maxTypeSize || v.v&(v.v-1) != 0 {
-						return nil, p.errf(a.pos, "struct %s: member %s: @align(%d) is not a positive power of two", d.name, m.name, v.v)
+						return nil, a.errf(at.At, "struct %s: member %s: @align(%d) is not a positive power of two", d.Name, m.Name, v.v)
 					}
 					if uint64(v.v)%mt.align != 0 {
-						return nil, p.errf(a.pos, "struct %s: member %s: @align(%d) is not a multiple of the alignment %d of %s", d.name, m.name, v.v, mt.align, mt.name)
+						return nil, a.errf(at.At, "struct %s: member %s: @align(%d) is not a multiple of the alignment %d of %s", d.Name, m.Name, v.v, mt.align, mt.name)
 					}
 					align = uint64(v.v)
 				} else {
 					if mt.runtime {
-						return nil, p.errf(a.pos, "struct %s: member %s: @size cannot apply to a runtime-sized array", d.name, m.name)
+						return nil, a.errf(at.At, "struct %s: member %s: @size cannot apply to a runtime-sized array", d.Name, m.Name)
 					}
 					if v.v < int64(mt.size) || v.v > maxTypeSize {
-						return nil, p.errf(a.pos, "struct %s: member %s: @size(%d) is smaller than the size %d of %s", d.name, m.name, v.v, mt.size, mt.name)
+						return nil, a.errf(at.At, "struct %s: member %s: @size(%d) is smaller than the size %d of %s", d.Name, m.Name, v.v, mt.size, mt.name)
 					}
 					size = uint64(v.v)
 				}
@@ -334,26 +350,27 @@ func (p *parser) layoutMembers(d *decl, depth int) (*rtype, error) {
 		off := roundUp(align, end)
 		end = off + size
 		if end > maxTypeSize {
-			return nil, p.errf(m.pos, "struct %s is larger than %d bytes", d.name, uint64(maxTypeSize))
+			return nil, a.errf(m.NamePos, "struct %s is larger than %d bytes", d.Name, uint64(maxTypeSize))
 		}
-		r.members = append(r.members, rmember{name: m.name, pos: m.pos, typ: mt, offset: off, align: align, size: size})
+		r.members = append(r.members, rmember{name: m.Name, pos: m.NamePos, typ: mt, offset: off, align: align, size: size})
 		r.align = max(r.align, align)
 		if mt.noShare != "" && r.noShare == "" {
-			r.noShare = "struct " + d.name + ": member " + m.name + ": " + mt.noShare
+			r.noShare = "struct " + d.Name + ": member " + m.Name + ": " + mt.noShare
 		}
 		r.atomic = r.atomic || mt.atomic
 		r.runtime = r.runtime || mt.runtime
 	}
 	r.size = roundUp(r.align, end)
 	if r.size > maxTypeSize {
-		return nil, p.errf(d.pos, "struct %s is larger than %d bytes", d.name, uint64(maxTypeSize))
+		return nil, a.errf(d.NamePos, "struct %s is larger than %d bytes", d.Name, uint64(maxTypeSize))
 	}
 	return r, nil
 }
 
 // checkUniform checks the uniform address space's layout constraints on t
-// and returns a description of the first violation, with its position.
-func (p *parser) checkUniform(t *rtype, seen map[*decl]bool) (int, string) {
+// and returns a description of the first violation, with its position (-1:
+// the binding's).
+func checkUniform(t *rtype, seen map[*StructDecl]bool) (int, string) {
 	switch t.kind {
 	case tArray:
 		if t.runtime {
@@ -362,12 +379,12 @@ func (p *parser) checkUniform(t *rtype, seen map[*decl]bool) (int, string) {
 		if t.stride%16 != 0 {
 			return -1, fmt.Sprintf("%s has element stride %d; the uniform address space needs a multiple of 16", t.name, t.stride)
 		}
-		return p.checkUniform(t.elem, seen)
+		return checkUniform(t.elem, seen)
 	case tStruct:
-		if seen[t.st] {
+		if seen[t.sd] {
 			return -1, ""
 		}
-		seen[t.st] = true
+		seen[t.sd] = true
 		for i, m := range t.members {
 			req := m.typ.align
 			if m.typ.kind == tStruct || m.typ.kind == tArray {
@@ -381,7 +398,7 @@ func (p *parser) checkUniform(t *rtype, seen map[*decl]bool) (int, string) {
 					return t.members[i+1].pos, fmt.Sprintf("struct %s: member %s at offset %d must start at least %d bytes after struct member %s in the uniform address space", t.name, t.members[i+1].name, t.members[i+1].offset, roundUp(16, m.typ.size), m.name)
 				}
 			}
-			if pos, msg := p.checkUniform(m.typ, seen); msg != "" {
+			if pos, msg := checkUniform(m.typ, seen); msg != "" {
 				return pos, msg
 			}
 		}

@@ -1,6 +1,7 @@
 package wgsl_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -103,6 +104,28 @@ func BenchmarkParse(b *testing.B) {
 			}
 		})
 	}
+	// The largest corpus module, and shapes as large as the default
+	// limits admit: bodies of MaxFunctionTokens, a module of
+	// MaxModuleTokens.
+	largest, err := os.ReadFile("../testdata/corpus/sort/gausplat__transform_backward__kernel.wgsl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, in := range []struct{ name, src string }{
+		{"corpus-largest", string(largest)},
+		{"limit-fn-literals", atLimitLiterals()},
+		{"limit-locals", atLimitLocals()},
+	} {
+		b.Run("input="+in.name, func(b *testing.B) {
+			b.SetBytes(int64(len(in.src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := wgsl.Parse(in.src, wgsl.Limits{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 	src := "fn f() { let x = " + strings.Repeat("(", 1<<19) + "1" + strings.Repeat(")", 1<<19) + "; }"
 	b.Run("shape=parens", func(b *testing.B) {
 		for b.Loop() {
@@ -193,4 +216,44 @@ func TestModuleTokens(t *testing.T) {
 	if e, ok := err.(*wgsl.Error); !ok || e.Kind != wgsl.KindLimit || e.Line != 34 || !strings.Contains(e.Msg, "more than 100 tokens") {
 		t.Errorf("Parse(MaxModuleTokens 100) = %v, want a KindLimit error at line 34 naming 100 tokens", err)
 	}
+}
+
+// atLimitLiterals is a module of about MaxModuleTokens tokens: functions of
+// statements s = s + 1.0 + 1.0 + 1.0 + 1.0; (12 tokens), each body just
+// under MaxFunctionTokens (340 statements), and an entry point calling
+// them.
+func atLimitLiterals() string {
+	var b strings.Builder
+	b.WriteString("@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n")
+	n := 22 // the header's tokens
+	var calls []string
+	for f := 0; n < wgsl.DefaultMaxModuleTokens-40; f++ {
+		k := min(340, (wgsl.DefaultMaxModuleTokens-40-n-16)/12)
+		if k <= 0 {
+			break
+		}
+		b.WriteString("fn g" + itoa(f) + "() -> f32 {\n  var s = 1.0;\n")
+		b.WriteString(strings.Repeat("  s = s + 1.0 + 1.0 + 1.0 + 1.0;\n", k))
+		b.WriteString("  return s;\n}\n")
+		n += 16 + 12*k
+		calls = append(calls, "g"+itoa(f)+"()")
+	}
+	b.WriteString("@compute @workgroup_size(1) fn main() {\n  out[0] = " + strings.Join(calls, " + ") + ";\n}\n")
+	return b.String()
+}
+
+// atLimitLocals is two functions of 450 chained locals each (var vI =
+// vJ * 1.5 + I.0;), about 4,050 tokens a body.
+func atLimitLocals() string {
+	var b strings.Builder
+	b.WriteString("@group(0) @binding(0) var<storage, read_write> out: array<f32>;\n")
+	for f := range 2 {
+		b.WriteString("fn g" + itoa(f) + "(x: f32) -> f32 {\n  var v0 = x + 1.0;\n")
+		for i := 1; i < 450; i++ {
+			b.WriteString("  var v" + itoa(i) + " = v" + itoa(i-1) + " * 1.5 + " + itoa(i) + ".0;\n")
+		}
+		b.WriteString("  return v449;\n}\n")
+	}
+	b.WriteString("@compute @workgroup_size(1) fn main() {\n  out[0] = g0(1.0) + g1(1.0);\n}\n")
+	return b.String()
 }

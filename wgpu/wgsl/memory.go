@@ -9,31 +9,40 @@ package wgsl
 // workgroup array got the process killed, so these are refused before the
 // compiler sees them. A type this front-end cannot size (a workgroup array
 // sized by an override, say) is left to the compiler.
-func (p *parser) checkMemory(res *resolution) error {
+func (a *analysis) checkMemory(res *resolution) error {
 	var workgroup, private uint64
-	for _, d := range p.order {
-		switch d.kind {
-		case declVar:
-			if d.space != "workgroup" && d.space != "private" {
+	for _, d := range a.order {
+		switch d := d.(type) {
+		case *VarDecl:
+			if d.Keyword != "var" {
+				if err := a.checkValues(d, d.Name, nil, a.lim.MaxPrivateBytes, "function"); err != nil {
+					return err
+				}
 				continue
 			}
-			limit, total := p.lim.MaxPrivateBytes, &private
-			if d.space == "workgroup" {
-				limit, total = p.lim.MaxWorkgroupBytes, &workgroup
+			space, _ := varSpace(d)
+			if space != "workgroup" && space != "private" {
+				continue
 			}
-			if d.typ.a < d.typ.b {
-				if t, err := p.resolveType(d.typ, 0); err == nil {
+			limit, total := a.lim.MaxPrivateBytes, &private
+			if space == "workgroup" {
+				limit, total = a.lim.MaxWorkgroupBytes, &workgroup
+			}
+			if d.Type != nil {
+				if t, err := a.resolveType(d.Type, 0); err == nil {
 					*total += t.size
 					if *total > uint64(limit) {
-						return p.limitf(d.pos, "var<%s> %s: %d bytes of %s memory in all, more than the limit of %d", d.space, d.name, *total, d.space, limit)
+						return a.limitf(d.NamePos, "var<%s> %s: %d bytes of %s memory in all, more than the limit of %d", space, d.Name, *total, space, limit)
 					}
 				}
 			}
-			if err := p.checkValues(d, d.init, limit, d.space, res); err != nil {
-				return err
+			if d.Init != nil {
+				if err := a.checkValues(d.Init, d.Name, nil, limit, space); err != nil {
+					return err
+				}
 			}
-		case declFn, declConst, declOverride:
-			if err := p.checkValues(d, d.whole, p.lim.MaxPrivateBytes, "function", res); err != nil {
+		case *FuncDecl:
+			if err := a.checkValues(d, d.Name, res, a.lim.MaxPrivateBytes, "function"); err != nil {
 				return err
 			}
 		}
@@ -41,40 +50,45 @@ func (p *parser) checkMemory(res *resolution) error {
 	return nil
 }
 
-// checkValues refuses, in the tokens of s (part of declaration d), an array
-// type or a struct or alias name whose values are larger than limit bytes;
-// one inside a ptr<...> template (a pointer to a buffer) does not count. In
-// a fn, a name counts where res resolved it to a module-scope declaration.
-func (p *parser) checkValues(d *decl, s span, limit int, space string, res *resolution) error {
-	for j := s.a; j < s.b && j < len(p.toks); j++ {
-		t := p.toks[j]
-		if t.kind != tkIdent {
-			continue
+// checkValues refuses, under n (part of the declaration named name), an
+// array type or a struct or alias name whose values are larger than limit
+// bytes; one inside a ptr<...> template (a pointer to a buffer) does not
+// count, nor does an array inside an array counted already. In a function
+// (res not nil), a name counts where res resolved it to a module-scope
+// declaration.
+func (a *analysis) checkValues(n Node, name string, res *resolution, limit int, space string) error {
+	var err error
+	Inspect(n, func(n Node) bool {
+		id, ok := n.(*Ident)
+		if err != nil {
+			return false
 		}
-		next := j + 1
-		hasTmpl := next < len(p.toks) && p.toks[next].tmpl && p.toks[next].text == "<"
+		if !ok {
+			return true
+		}
 		switch {
-		case t.text == "ptr" && hasTmpl:
-			j = p.matchingTmpl(next) // a pointer's store type is not a value here
-			continue
-		case t.text == "array" && hasTmpl:
-			end := p.matchingTmpl(next)
-			if rt, err := p.resolveType(span{j, end + 1}, 0); err == nil && rt.size > uint64(limit) {
-				return p.limitf(t.pos, "%s: %s takes %d bytes of %s memory, more than the limit of %d", d.name, rt.name, rt.size, space, limit)
+		case id.Name == "ptr" && id.Template != nil:
+			return false // a pointer's store type is not a value here
+		case id.Name == "array" && id.Template != nil:
+			if rt, e := a.resolveType(id, 0); e == nil && rt.size > uint64(limit) {
+				err = a.limitf(id.At, "%s: %s takes %d bytes of %s memory, more than the limit of %d", name, rt.name, rt.size, space, limit)
 			}
-			j = end
-		default:
-			td, ok := p.decls[t.text]
-			if d.kind == declFn {
-				td, ok = res.ref[j], res.ref[j] != nil
-			}
-			if !ok || td.kind != declStruct && td.kind != declAlias {
-				continue
-			}
-			if rt, err := p.resolveType(span{j, j + 1}, 0); err == nil && rt.size > uint64(limit) {
-				return p.limitf(t.pos, "%s: a value of %s takes %d bytes of %s memory, more than the limit of %d", d.name, rt.name, rt.size, space, limit)
+			return false
+		}
+		var td Decl
+		if res != nil {
+			td = res.types[id]
+		} else {
+			td = a.decls[id.Name]
+		}
+		switch td.(type) {
+		case *StructDecl, *AliasDecl:
+			if rt, e := a.resolveNamed(id.Name, id.At, nil, 0); e == nil && rt.size > uint64(limit) {
+				err = a.limitf(id.At, "%s: a value of %s takes %d bytes of %s memory, more than the limit of %d", name, rt.name, rt.size, space, limit)
+				return false
 			}
 		}
-	}
-	return nil
+		return true
+	})
+	return err
 }

@@ -69,8 +69,9 @@ type EntryPoint struct {
 	Bindings []Binding
 }
 
-// Module is what [Parse] reads from a WGSL module. A Module is a plain value
-// that Parse does not keep: the caller owns it.
+// Module is what [Parse] or [Analyze] reads from a WGSL module. Neither keeps
+// it: the caller owns it, and its File, which it may rewrite (a rewrite does
+// not update the other fields). Reading a Module concurrently is safe.
 type Module struct {
 	// Bindings are every buffer binding the module declares, used or not,
 	// sorted by (Group, Index), and in source order within one (Group,
@@ -82,30 +83,27 @@ type Module struct {
 	EntryPoints []EntryPoint
 	// Overrides are the override declarations in source order.
 	Overrides []Override
+	// File is the syntax tree the module was read from: the one given to
+	// [Analyze], or the one [Parse] read. The Module shares it with the
+	// caller; the analysis does not keep or change it.
+	File *File
 }
 
-// Parse reads the module-scope declarations of the WGSL source.
+// Parse reads a WGSL module: it checks the source's size and encoding,
+// reads it into a tree ([ParseFile], here also bounding each function body
+// by MaxFunctionTokens) and analyzes the tree ([Analyze]). The source is
+// lexed and parsed once; [Module.File] is the tree.
 //
 // Before anything else it checks the hard limits of lim (zero fields take
 // their defaults, see [Limits]): a source longer than MaxSourceBytes, an
 // empty source (nothing but blankspace and comments), nesting deeper than
-// MaxNestingDepth and expressions longer than MaxExpressionTokens are
-// errors, wherever they occur. Then it parses every declaration, resolves
-// the names that function bodies use (with their lexical scopes), checks
-// that declarations do not depend on one another in a cycle or in a chain
-// longer than MaxDeclarationDepth, resolves and lays out the type of every
-// buffer binding, and checks the bindings: each @group and @binding a
-// const-expression, host-shareable types, runtime-sized arrays only last,
-// and the uniform address space's layout constraints. A module-scope
-// texture or sampler with @binding is an error: only buffer bindings are
-// supported. Per entry point, it checks that no two of the bindings the
-// entry point uses share a @group and @binding, and that it uses no more
-// than MaxBindings; bindings that no one entry point uses together may
-// share a slot. Overrides must have scalar types and distinct @id values
-// below 65536.
+// MaxNestingDepth, expressions longer than MaxExpressionTokens, modules of
+// more than MaxModuleTokens tokens and function bodies of more than
+// MaxFunctionTokens are errors, wherever they occur. Then it parses every
+// declaration and function body; [Analyze] lists the checks of the
+// module's meaning that follow.
 //
-// Function bodies are read for the names they use, not validated. Every
-// error is an [*Error]; Parse never panics and takes time linear in
+// Every error is an [*Error]; Parse never panics and takes time linear in
 // len(source). It is safe to call concurrently.
 func Parse(source string, lim Limits) (*Module, error) {
 	lim = lim.withDefaults()
@@ -133,34 +131,89 @@ func Parse(source string, lim Limits) (*Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{src: source, toks: toks, lim: lim, decls: map[string]*decl{}, enables: map[string]bool{}}
-	if err := p.parseModule(); err != nil {
+	tp := &treeParser{src: source, toks: toks, maxFuncTokens: lim.MaxFunctionTokens}
+	f, err := tp.file()
+	if err != nil {
 		return nil, err
 	}
-	res := p.resolve()
-	if err := p.checkDependencies(res); err != nil {
+	return analyze(f, source, lim)
+}
+
+// Analyze checks the meaning of the module f, a tree read from source (its
+// positions are byte offsets into source, which errors turn into lines and
+// columns; a node a rewrite made has the position of the node it
+// replaced), and returns what [Parse] returns for it, with File f.
+//
+// In declaration order it checks the module-scope declarations: directives
+// before declarations, no name declared twice or shadowing a predeclared
+// type, consts with initializers, attributes only on var, override and fn,
+// struct members unique and at least one, var template lists an address
+// space and an optional access mode. It resolves the names that function
+// bodies use (with their lexical scopes), checks that declarations do not
+// depend on one another in a cycle or in a chain longer than
+// MaxDeclarationDepth, bounds private, workgroup and function memory
+// (MaxPrivateBytes, MaxWorkgroupBytes), resolves and lays out the type of
+// every buffer binding, and checks the bindings: each @group and @binding a
+// const-expression, host-shareable types, runtime-sized arrays only last,
+// and the uniform address space's layout constraints. A module-scope
+// texture or sampler with @binding is an error: only buffer bindings are
+// supported. Per entry point, it checks that no two of the bindings the
+// entry point uses share a @group and @binding, and that it uses no more
+// than MaxBindings; bindings that no one entry point uses together may
+// share a slot. Overrides must have scalar types and distinct @id values
+// below 65536.
+//
+// The source-level limits (size, nesting, expression and token counts)
+// are [ParseFile]'s and [Parse]'s; Analyze does not count tokens. Function
+// bodies are read for the names they use, not type-checked. Every error is
+// an [*Error]. On a tree as ParseFile reads it (or rewritten without nil
+// where the grammar has a node) Analyze never panics; it takes time linear
+// in the size of the tree, and neither keeps nor changes f. It is safe to
+// call concurrently, also on one tree.
+func Analyze(f *File, source string, lim Limits) (*Module, error) {
+	return analyze(f, source, lim.withDefaults())
+}
+
+// analyze is Analyze with lim's defaults applied.
+func analyze(f *File, source string, lim Limits) (*Module, error) {
+	a := &analysis{src: source, lim: lim, decls: map[string]Decl{}, enables: map[string]bool{},
+		consts: map[*VarDecl]*constState{}, structs: map[*StructDecl]*structState{}}
+	if err := a.declarations(f); err != nil {
 		return nil, err
 	}
-	if err := p.checkMemory(res); err != nil {
+	res := a.resolve()
+	if err := a.checkDependencies(res); err != nil {
 		return nil, err
 	}
-	m := &Module{}
-	bindings := map[*decl]Binding{}
-	var eps []*decl
+	if err := a.checkMemory(res); err != nil {
+		return nil, err
+	}
+	m := &Module{File: f}
+	bindings := map[*VarDecl]Binding{}
+	var eps []*FuncDecl
 	ids := map[uint32]string{}
-	for _, d := range p.order {
-		switch d.kind {
-		case declVar:
-			b, ok, err := p.binding(d)
-			if err != nil {
-				return nil, err
+	for _, d := range a.order {
+		switch d := d.(type) {
+		case *VarDecl:
+			switch d.Keyword {
+			case "var":
+				b, ok, err := a.binding(d)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					m.Bindings = append(m.Bindings, b)
+					bindings[d] = b
+				}
+			case "override":
+				o, err := a.override(d, ids)
+				if err != nil {
+					return nil, err
+				}
+				m.Overrides = append(m.Overrides, o)
 			}
-			if ok {
-				m.Bindings = append(m.Bindings, b)
-				bindings[d] = b
-			}
-		case declFn:
-			ep, ok, err := p.entryPoint(d)
+		case *FuncDecl:
+			ep, ok, err := a.entryPoint(d)
 			if err != nil {
 				return nil, err
 			}
@@ -168,44 +221,45 @@ func Parse(source string, lim Limits) (*Module, error) {
 				m.EntryPoints = append(m.EntryPoints, ep)
 				eps = append(eps, d)
 			}
-		case declOverride:
-			o, err := p.override(d, ids)
-			if err != nil {
-				return nil, err
-			}
-			m.Overrides = append(m.Overrides, o)
 		}
 	}
 	sort.SliceStable(m.Bindings, func(i, j int) bool {
 		a, b := m.Bindings[i], m.Bindings[j]
 		return a.Group < b.Group || a.Group == b.Group && a.Index < b.Index
 	})
-	if err := p.interfaces(m, eps, bindings, res); err != nil {
+	if err := a.interfaces(m, eps, bindings, res); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-func findAttr(attrs []attr, name string) (attr, bool) {
-	for _, a := range attrs {
-		if a.name == name {
-			return a, true
+func findAttribute(attrs []*Attribute, name string) (*Attribute, bool) {
+	for _, at := range attrs {
+		if at.Name == name {
+			return at, true
 		}
 	}
-	return attr{}, false
+	return nil, false
 }
 
-// attrValue evaluates the one argument of a @group or @binding attribute
-// as a non-negative u32.
-func (p *parser) attrValue(a attr) (uint32, error) {
-	what := "@" + a.name
-	if len(a.args) != 1 {
-		return 0, p.errf(a.pos, "%s takes one argument", what)
+// attrIndex evaluates the one argument of a @group, @binding or @id
+// attribute as a non-negative u32.
+func (a *analysis) attrIndex(at *Attribute) (uint32, error) {
+	what := "@" + at.Name
+	if len(at.Args) != 1 {
+		return 0, a.errf(at.At, "%s takes one argument", what)
 	}
-	if s := a.args[0]; s.b-s.a == 1 && p.toks[s.a].kind == tkIdent {
-		what = fmt.Sprintf("@%s(%s)", a.name, p.toks[s.a].text)
+	switch x := at.Args[0].(type) {
+	case *Ident:
+		if x.Template == nil {
+			what = fmt.Sprintf("@%s(%s)", at.Name, x.Name)
+		}
+	case *Literal:
+		if x.Kind == LiteralBool {
+			what = fmt.Sprintf("@%s(%s)", at.Name, x.Text)
+		}
 	}
-	v, err := p.evalSpan(a.args[0], what, 0)
+	v, err := a.eval(at.Args[0], what, 0)
 	if err != nil {
 		if ne, ok := err.(notConstError); ok {
 			return 0, ne.e
@@ -213,46 +267,47 @@ func (p *parser) attrValue(a attr) (uint32, error) {
 		return 0, err
 	}
 	if v.v < 0 || v.v > 1<<32-1 {
-		return 0, p.errf(a.pos, "%s: %d is not a valid index", what, v.v)
+		return 0, a.errf(at.At, "%s: %d is not a valid index", what, v.v)
 	}
 	return uint32(v.v), nil
 }
 
 // binding turns a module-scope var into a Binding when it is one.
-func (p *parser) binding(d *decl) (Binding, bool, error) {
-	g, hasG := findAttr(d.attrs, "group")
-	bi, hasB := findAttr(d.attrs, "binding")
+func (a *analysis) binding(d *VarDecl) (Binding, bool, error) {
+	g, hasG := findAttribute(d.Attrs, "group")
+	bi, hasB := findAttribute(d.Attrs, "binding")
+	space, access := varSpace(d)
 	var kind BindingKind
-	switch d.space {
+	switch space {
 	case "storage":
-		switch d.access {
+		switch access {
 		case "", "read":
 			kind = StorageRead
 		case "read_write":
 			kind = StorageReadWrite
 		default:
-			return Binding{}, false, p.errf(d.pos, "var %s: invalid access mode %q for var<storage>", d.name, d.access)
+			return Binding{}, false, a.errf(d.NamePos, "var %s: invalid access mode %q for var<storage>", d.Name, access)
 		}
 	case "uniform":
-		if d.access != "" {
-			return Binding{}, false, p.errf(d.pos, "var %s: var<uniform> takes no access mode", d.name)
+		if access != "" {
+			return Binding{}, false, a.errf(d.NamePos, "var %s: var<uniform> takes no access mode", d.Name)
 		}
 		kind = Uniform
 	case "":
 		if hasG || hasB {
 			what := "no address space"
-			if d.typ.a < d.typ.b {
-				what = "type " + p.toks[d.typ.a].text
+			if d.Type != nil {
+				what = "type " + firstText(d.Type)
 			}
-			return Binding{}, false, p.errf(d.pos, "var %s: only buffer bindings are supported (var<storage> or var<uniform>), not %s", d.name, what)
+			return Binding{}, false, a.errf(d.NamePos, "var %s: only buffer bindings are supported (var<storage> or var<uniform>), not %s", d.Name, what)
 		}
 	case "private", "workgroup":
 		if hasG || hasB {
-			return Binding{}, false, p.errf(d.pos, "var<%s> %s cannot have @group or @binding", d.space, d.name)
+			return Binding{}, false, a.errf(d.NamePos, "var<%s> %s cannot have @group or @binding", space, d.Name)
 		}
 		return Binding{}, false, nil
 	default:
-		return Binding{}, false, p.errf(d.pos, "var %s: unknown address space %q", d.name, d.space)
+		return Binding{}, false, a.errf(d.NamePos, "var %s: unknown address space %q", d.Name, space)
 	}
 	if kind == 0 {
 		// A handle (texture or sampler) without @group/@binding is
@@ -260,32 +315,32 @@ func (p *parser) binding(d *decl) (Binding, bool, error) {
 		return Binding{}, false, nil
 	}
 	if !hasG || !hasB {
-		return Binding{}, false, p.errf(d.pos, "var<%s> %s needs both @group and @binding", d.space, d.name)
+		return Binding{}, false, a.errf(d.NamePos, "var<%s> %s needs both @group and @binding", space, d.Name)
 	}
-	if d.init.a < d.init.b {
-		return Binding{}, false, p.errf(d.pos, "var<%s> %s cannot have an initializer", d.space, d.name)
+	if d.Init != nil {
+		return Binding{}, false, a.errf(d.NamePos, "var<%s> %s cannot have an initializer", space, d.Name)
 	}
-	if d.typ.a == d.typ.b {
-		return Binding{}, false, p.errf(d.pos, "var<%s> %s needs a type", d.space, d.name)
+	if d.Type == nil {
+		return Binding{}, false, a.errf(d.NamePos, "var<%s> %s needs a type", space, d.Name)
 	}
-	group, err := p.attrValue(g)
+	group, err := a.attrIndex(g)
 	if err != nil {
 		return Binding{}, false, err
 	}
-	index, err := p.attrValue(bi)
+	index, err := a.attrIndex(bi)
 	if err != nil {
 		return Binding{}, false, err
 	}
 	fail := func(pos int, format string, args ...any) (Binding, bool, error) {
 		if pos < 0 {
-			pos = d.pos
+			pos = d.NamePos
 		}
-		return Binding{}, false, p.errf(pos, "binding %d (%s): %s", index, d.name, fmt.Sprintf(format, args...))
+		return Binding{}, false, a.errf(pos, "binding %d (%s): %s", index, d.Name, fmt.Sprintf(format, args...))
 	}
-	t, err := p.resolveType(d.typ, 0)
+	t, err := a.resolveType(d.Type, 0)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
-			return Binding{}, false, &Error{Line: e.Line, Column: e.Column, Msg: fmt.Sprintf("binding %d (%s): %s", index, d.name, e.Msg)}
+			return Binding{}, false, &Error{Line: e.Line, Column: e.Column, Msg: fmt.Sprintf("binding %d (%s): %s", index, d.Name, e.Msg)}
 		}
 		return fail(-1, "%v", err)
 	}
@@ -296,50 +351,50 @@ func (p *parser) binding(d *decl) (Binding, bool, error) {
 		return fail(-1, "%s contains an atomic type, which needs var<storage, read_write>", t.name)
 	}
 	if kind == Uniform {
-		if pos, msg := p.checkUniform(t, map[*decl]bool{}); msg != "" {
+		if pos, msg := checkUniform(t, map[*StructDecl]bool{}); msg != "" {
 			return fail(pos, "%s", msg)
 		}
 	}
 	if t.size == 0 {
 		return fail(-1, "type %s has no size", t.name)
 	}
-	return Binding{Group: group, Index: index, Name: d.name, Kind: kind, Type: t.name, MinSize: t.size}, true, nil
+	return Binding{Group: group, Index: index, Name: d.Name, Kind: kind, Type: t.name, MinSize: t.size}, true, nil
 }
 
-// entryPoint reads the stage and workgroup size of fn d.
-func (p *parser) entryPoint(d *decl) (EntryPoint, bool, error) {
-	ep := EntryPoint{Name: d.name}
-	for _, a := range d.attrs {
-		switch a.name {
+// entryPoint reads the stage and workgroup size of function d.
+func (a *analysis) entryPoint(d *FuncDecl) (EntryPoint, bool, error) {
+	ep := EntryPoint{Name: d.Name}
+	for _, at := range d.Attrs {
+		switch at.Name {
 		case "compute", "vertex", "fragment":
 			if ep.Stage != "" {
-				return ep, false, p.errf(a.pos, "fn %s has two shader stages, @%s and @%s", d.name, ep.Stage, a.name)
+				return ep, false, a.errf(at.At, "fn %s has two shader stages, @%s and @%s", d.Name, ep.Stage, at.Name)
 			}
-			ep.Stage = a.name
+			ep.Stage = at.Name
 		}
 	}
-	wg, hasWG := findAttr(d.attrs, "workgroup_size")
+	wg, hasWG := findAttribute(d.Attrs, "workgroup_size")
 	if ep.Stage == "" {
 		if hasWG {
-			return ep, false, p.errf(wg.pos, "@workgroup_size on fn %s, which is not a compute entry point", d.name)
+			return ep, false, a.errf(wg.At, "@workgroup_size on fn %s, which is not a compute entry point", d.Name)
 		}
 		return ep, false, nil
 	}
 	if ep.Stage != "compute" {
 		if hasWG {
-			return ep, false, p.errf(wg.pos, "@workgroup_size on @%s fn %s", ep.Stage, d.name)
+			return ep, false, a.errf(wg.At, "@workgroup_size on @%s fn %s", ep.Stage, d.Name)
 		}
 		return ep, true, nil
 	}
 	if !hasWG {
-		return ep, false, p.errf(d.pos, "@compute fn %s needs @workgroup_size", d.name)
+		return ep, false, a.errf(d.NamePos, "@compute fn %s needs @workgroup_size", d.Name)
 	}
-	if len(wg.args) < 1 || len(wg.args) > 3 {
-		return ep, false, p.errf(wg.pos, "@workgroup_size takes one to three arguments")
+	if len(wg.Args) < 1 || len(wg.Args) > 3 {
+		return ep, false, a.errf(wg.At, "@workgroup_size takes one to three arguments")
 	}
 	ep.WorkgroupSize = [3]uint32{1, 1, 1}
-	for k, s := range wg.args {
-		v, err := p.evalSpan(s, "@workgroup_size", 0)
+	for k, x := range wg.Args {
+		v, err := a.eval(x, "@workgroup_size", 0)
 		if err != nil {
 			if _, ok := err.(notConstError); ok {
 				ep.WorkgroupSize[k] = 0
@@ -348,7 +403,7 @@ func (p *parser) entryPoint(d *decl) (EntryPoint, bool, error) {
 			return ep, false, err
 		}
 		if v.v < 1 || v.v > 1<<32-1 {
-			return ep, false, p.errf(p.toks[s.a].pos, "@workgroup_size: %d is not a positive u32", v.v)
+			return ep, false, a.errf(x.Pos(), "@workgroup_size: %d is not a positive u32", v.v)
 		}
 		ep.WorkgroupSize[k] = uint32(v.v)
 	}

@@ -26,9 +26,6 @@ type Override struct {
 	// HasDefault reports an initializer.
 	HasDefault bool
 
-	// Decl is the whole declaration: from the '@' of its first attribute
-	// (the override keyword when it has none) to just past its ';'.
-	Decl Span
 	// Keyword is the override keyword.
 	Keyword Span
 	// IDAttr is the @id(...) attribute, from '@' to ')'; zero when none.
@@ -39,57 +36,62 @@ type Override struct {
 	// Init is the initializer expression, without the '=' and ';'; zero
 	// when none.
 	Init Span
+
+	// Decl is the declaration in the tree [Parse] read ([Module.File]):
+	// source[Decl.Pos():Decl.End] is the whole declaration, from the '@'
+	// of its first attribute (the override keyword when it has none) to
+	// just past its ';'.
+	Decl *VarDecl
 }
 
 // maxOverrideID is the largest @id: WebGPU identifies overrides by 16-bit
 // numbers, and naga stores them as u16.
 const maxOverrideID = 1<<16 - 1
 
-// byteSpan returns the bytes covered by the tokens of s, or the zero Span
-// when s is empty.
-func (p *parser) byteSpan(s span) Span {
-	if s.a >= s.b {
+// exprSpan returns the bytes of expression x, or the zero Span when x is
+// nil.
+func exprSpan(x Expr) Span {
+	if x == nil {
 		return Span{}
 	}
-	last := p.toks[s.b-1]
-	return Span{p.toks[s.a].pos, last.pos + len(last.text)}
+	return Span{x.Pos(), End(x)}
 }
 
 // override reflects override declaration d. ids maps the @id values seen
 // so far to the overrides that use them.
-func (p *parser) override(d *decl, ids map[uint32]string) (Override, error) {
+func (a *analysis) override(d *VarDecl, ids map[uint32]string) (Override, error) {
 	o := Override{
-		Name:       d.name,
-		HasDefault: d.init.a < d.init.b,
-		Decl:       p.byteSpan(d.whole),
-		Keyword:    p.byteSpan(span{d.kw, d.kw + 1}),
-		TypeSpan:   p.byteSpan(d.typ),
-		Init:       p.byteSpan(d.init),
+		Name:       d.Name,
+		HasDefault: d.Init != nil,
+		Keyword:    Span{d.At, d.At + len(d.Keyword)},
+		TypeSpan:   exprSpan(d.Type),
+		Init:       exprSpan(d.Init),
+		Decl:       d,
 	}
-	if a, ok := findAttr(d.attrs, "id"); ok {
-		id, err := p.attrValue(a)
+	if at, ok := findAttribute(d.Attrs, "id"); ok {
+		id, err := a.attrIndex(at)
 		if err != nil {
 			return o, err
 		}
 		if id > maxOverrideID {
-			return o, p.errf(a.pos, "override %s: @id(%d) is more than %d", d.name, id, maxOverrideID)
+			return o, a.errf(at.At, "override %s: @id(%d) is more than %d", d.Name, id, maxOverrideID)
 		}
 		if other, ok := ids[id]; ok {
-			return o, p.errf(a.pos, "override %s: @id(%d) is already used by override %s", d.name, id, other)
+			return o, a.errf(at.At, "override %s: @id(%d) is already used by override %s", d.Name, id, other)
 		}
-		ids[id] = d.name
-		o.ID, o.HasID, o.IDAttr = id, true, Span{a.pos, a.end}
+		ids[id] = d.Name
+		o.ID, o.HasID, o.IDAttr = id, true, Span{at.At, at.Rparen + 1}
 	}
-	if d.typ.a < d.typ.b {
-		t, err := p.resolveType(d.typ, 0)
+	if d.Type != nil {
+		t, err := a.resolveType(d.Type, 0)
 		if err != nil {
 			if e, ok := err.(*Error); ok {
-				return o, &Error{Line: e.Line, Column: e.Column, Msg: fmt.Sprintf("override %s: %s", d.name, e.Msg)}
+				return o, &Error{Line: e.Line, Column: e.Column, Msg: fmt.Sprintf("override %s: %s", d.Name, e.Msg)}
 			}
 			return o, err
 		}
 		if t.kind != tScalar {
-			return o, p.errf(p.toks[d.typ.a].pos, "override %s: type %s is not a scalar (bool, i32, u32, f32 or f16)", d.name, t.name)
+			return o, a.errf(d.Type.Pos(), "override %s: type %s is not a scalar (bool, i32, u32, f32 or f16)", d.Name, t.name)
 		}
 		o.Type = t.name
 	}

@@ -2,6 +2,7 @@ package wgsl_test
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,9 +67,12 @@ func TestParseOverrides(t *testing.T) {
 			}
 			for i, o := range m.Overrides {
 				got := spanned{o.Name, o.ID, o.HasID, o.Type, o.HasDefault,
-					textOf(tc.src, o.Decl), textOf(tc.src, o.Keyword), textOf(tc.src, o.IDAttr), textOf(tc.src, o.TypeSpan), textOf(tc.src, o.Init)}
+					textOf(tc.src, wgsl.Span{Start: o.Decl.Pos(), End: o.Decl.End}), textOf(tc.src, o.Keyword), textOf(tc.src, o.IDAttr), textOf(tc.src, o.TypeSpan), textOf(tc.src, o.Init)}
 				if got != tc.want[i] {
 					t.Errorf("Parse(%q).Overrides[%d] = %+v, want %+v", tc.src, i, got, tc.want[i])
+				}
+				if !slices.Contains(m.File.Decls, wgsl.Decl(o.Decl)) || o.Decl.Name != o.Name || o.Decl.Keyword != "override" {
+					t.Errorf("Parse(%q).Overrides[%d].Decl = %+v, want the override's declaration in Module.File", tc.src, i, o.Decl)
 				}
 			}
 		})

@@ -1,263 +1,235 @@
 package wgsl
 
-// resolution is what [parser.resolve] finds in the fn declarations of a
-// module: the module-scope declaration each identifier refers to, once the
-// names a function declares itself are scoped out. It is written once by
-// resolve and only read afterwards.
+// resolution is what [analysis.resolve] finds in the function declarations
+// of a module: the module-scope declaration each identifier refers to, once
+// the names a function declares itself are scoped out. It is written once
+// by resolve and only read afterwards.
 type resolution struct {
-	// ref[j] is the module-scope declaration that token j, a token of a
-	// fn declaration, refers to; nil for every other token.
-	ref []*decl
-	// uses[d] lists the module-scope declarations that fn d refers to, in
-	// its attributes, parameter and return types and body, each once, in
-	// the order of their first reference. A call is a reference to a fn.
-	uses map[*decl][]*decl
+	// types maps each identifier of a function declaration that refers
+	// to a module-scope struct or alias to that declaration.
+	types map[*Ident]Decl
+	// uses lists the module-scope declarations that each function refers
+	// to, in its attributes, parameter and return types and body, each
+	// once, in the order of their first reference. A call is a reference
+	// to a function.
+	uses map[*FuncDecl][]Decl
 }
 
-// resolve walks the tokens of every fn declaration with WGSL's lexical
-// scoping and records which module-scope declarations each one refers to.
+// resolve walks every function declaration with WGSL's lexical scoping and
+// records which module-scope declarations each one refers to.
 //
 // A formal parameter is in scope in the body. A let, var or const declared
-// in a body is in scope from the end of its declaration (the ';') to the
-// end of the innermost enclosing {} block; one declared in the
-// initializer of a for statement, to the end of that statement's body. A
-// name in scope as a local is not a reference, nor is the name being
-// declared, an identifier after '.' (a member or swizzle), an attribute
-// name, the arguments of @builtin, @interpolate and @diagnostic, or the
-// template list of a var (its address space and access mode).
-//
-// Function bodies are not parsed into statements: the walk is one pass
-// over their tokens, which the lexer has balanced, so it takes linear time
-// and accepts malformed bodies, leaving them to the shader compiler.
-func (p *parser) resolve() *resolution {
-	res := &resolution{ref: make([]*decl, len(p.toks)), uses: map[*decl][]*decl{}}
-	w := &scopeWalker{p: p, res: res, active: map[string]int{}, lastUser: map[*decl]*decl{}}
-	for _, d := range p.order {
-		if d.kind == declFn {
-			w.fn(d)
+// in a body is in scope after its declaration to the end of the innermost
+// enclosing block; one declared in the initializer of a for statement, to
+// the end of that statement. A name in scope as a local is not a reference,
+// nor is the name being declared, a member name (x.name, a member or
+// swizzle), an attribute name, the arguments of @builtin, @interpolate and
+// @diagnostic, or the template list of a var (its address space and access
+// mode).
+func (a *analysis) resolve() *resolution {
+	res := &resolution{types: map[*Ident]Decl{}, uses: map[*FuncDecl][]Decl{}}
+	w := &scopeWalker{a: a, res: res, active: map[string]int{}, lastUser: map[Decl]*FuncDecl{}}
+	for _, d := range a.order {
+		if fd, ok := d.(*FuncDecl); ok {
+			w.fn(fd)
 		}
 	}
 	return res
 }
 
-// scopeWalker walks the tokens of one function at a time. Its state is
-// reset between functions.
+// scopeWalker walks one function at a time. Its state is reset between
+// functions.
 type scopeWalker struct {
-	p   *parser
+	a   *analysis
 	res *resolution
-	fd  *decl // the fn being walked
+	fd  *FuncDecl // the function being walked
 
 	active   map[string]int // names in scope as locals: how many declarations of each are visible
 	names    []string       // the visible local declarations, innermost last
-	frames   []scopeFrame   // open scopes, innermost last
-	pending  []pendingLocal // locals declared but not yet in scope
-	depth    int            // open '(' and '[' inside the body
-	lastUser map[*decl]*decl
+	lastUser map[Decl]*FuncDecl
 }
 
-// scopeFrame is one open scope: a {} block or a for statement.
-type scopeFrame struct {
-	mark      int  // len(names) when the scope opened
-	isFor     bool // a for statement, whose body is not open yet or is the next block
-	bodyOpen  bool // for: its body block has opened
-	closesFor bool // block: the body of the for statement just below it
-}
-
-// pendingLocal is a declared local whose scope starts at the ';' that
-// ends its declaration. Brackets are balanced and a pending local is
-// dropped when the frame or brackets it was declared in close, so the
-// pending stack is ordered by (frames, depth), innermost last.
-type pendingLocal struct {
-	name   string
-	depth  int // the walker's depth at the keyword
-	frames int // len(frames) at the keyword
-}
-
-// fn walks fn declaration d.
-func (w *scopeWalker) fn(d *decl) {
-	p := w.p
+func (w *scopeWalker) fn(d *FuncDecl) {
 	w.fd = d
 	clear(w.active)
-	w.names, w.frames, w.pending, w.depth = w.names[:0], w.frames[:0], w.pending[:0], 0
-	// Attributes and the name: at module scope.
-	name := d.params.a - 2 // the token before '('
-	w.moduleScope(d.whole.a, name)
-	// Parameters: names at the top level of the list followed by ':'
-	// are declared; the rest (types, attributes) is at module scope.
-	var params []string
-	nest := 0
-	for j := d.params.a; j < d.params.b; j++ {
-		t := p.toks[j]
-		if t.kind == tkPunct {
-			switch {
-			case t.text == "(" || t.text == "[" || t.tmpl && t.text == "<":
-				nest++
-			case t.text == ")" || t.text == "]" || t.tmpl && t.text == ">":
-				nest--
-			}
-			continue
-		}
-		if nest == 0 && t.kind == tkIdent && j+1 < d.params.b && isPunctTok(p.toks[j+1], ":") {
-			params = append(params, t.text)
-			continue
-		}
-		j = w.reference(j, d.params.b)
+	w.names = w.names[:0]
+	w.attrs(d.Attrs)
+	for _, p := range d.Params {
+		w.attrs(p.Attrs)
+		w.expr(p.Type)
 	}
-	// The return type, between ')' and '{'.
-	w.moduleScope(d.params.b+1, d.body.a-1)
-	// The body.
-	w.frames = append(w.frames, scopeFrame{})
-	for _, n := range params {
-		w.declare(n)
+	w.attrs(d.ResultAttrs)
+	w.expr(d.Result)
+	for _, p := range d.Params {
+		w.declare(p.Name)
 	}
-	w.body(d.body)
+	if d.Body != nil {
+		w.stmts(d.Body.Attrs, d.Body.Stmts)
+	}
 }
 
-// moduleScope resolves the tokens of [a, b) where no local is in scope.
-func (w *scopeWalker) moduleScope(a, b int) {
-	for j := a; j < b; j++ {
-		if w.p.toks[j].kind == tkIdent {
-			j = w.reference(j, b)
+// attrs resolves the arguments of attributes, but for those of @builtin,
+// @interpolate and @diagnostic, which name no declarations.
+func (w *scopeWalker) attrs(as []*Attribute) {
+	for _, at := range as {
+		switch at.Name {
+		case "builtin", "interpolate", "diagnostic":
+			continue
+		}
+		for _, x := range at.Args {
+			w.expr(x)
 		}
 	}
 }
 
-// body resolves the tokens of a function body.
-func (w *scopeWalker) body(s span) {
-	p := w.p
-	for j := s.a; j < s.b; j++ {
-		t := p.toks[j]
-		if t.kind == tkPunct {
-			switch t.text {
-			case "(", "[":
-				w.depth++
-			case ")", "]":
-				w.depth--
-				// A declaration inside the brackets ends with them.
-				for n := len(w.pending); n > 0 && w.pending[n-1].frames == len(w.frames) && w.pending[n-1].depth > w.depth; n-- {
-					w.pending = w.pending[:n-1]
-				}
-			case ";":
-				w.activate()
-			case "{":
-				f := scopeFrame{mark: len(w.names)}
-				if n := len(w.frames); n > 0 && w.frames[n-1].isFor && !w.frames[n-1].bodyOpen {
-					w.frames[n-1].bodyOpen = true
-					f.closesFor = true
-				}
-				w.frames = append(w.frames, f)
-			case "}":
-				w.closeBlock()
-			}
-			continue
-		}
-		if t.kind != tkIdent || j > s.a && isPunctTok(p.toks[j-1], ".") {
-			continue
-		}
-		switch t.text {
-		case "let", "var", "const":
-			k := j + 1
-			if t.text == "var" && k < s.b && p.toks[k].tmpl && p.toks[k].text == "<" {
-				k = p.matchingTmpl(k) + 1
-			}
-			if k < s.b && p.toks[k].kind == tkIdent {
-				w.pending = append(w.pending, pendingLocal{name: p.toks[k].text, depth: w.depth, frames: len(w.frames)})
-				j = k
-			}
-			continue
-		case "for":
-			w.frames = append(w.frames, scopeFrame{mark: len(w.names), isFor: true})
-			continue
-		}
-		if w.active[t.text] > 0 {
-			continue
-		}
-		j = w.reference(j, s.b)
+func (w *scopeWalker) exprs(xs []Expr) {
+	for _, x := range xs {
+		w.expr(x)
 	}
 }
 
-// reference resolves identifier j, which is not a local, and returns the
-// index of its last token: past the arguments of an attribute it skips.
-func (w *scopeWalker) reference(j, end int) int {
-	p := w.p
-	t := p.toks[j]
-	if j > 0 && p.toks[j-1].kind == tkPunct {
-		switch p.toks[j-1].text {
-		case ".":
-			return j
-		case "@":
-			switch t.text {
-			case "builtin", "interpolate", "diagnostic":
-				if j+1 < end && isPunctTok(p.toks[j+1], "(") {
-					return min(p.matching(j+1), end-1)
-				}
-			}
-			return j
+func (w *scopeWalker) expr(x Expr) {
+	switch x := x.(type) {
+	case *Ident:
+		if w.active[x.Name] == 0 {
+			w.reference(x)
 		}
+		w.exprs(x.Template)
+	case *CallExpr:
+		w.expr(x.Fn)
+		w.exprs(x.Args)
+	case *ParenExpr:
+		w.expr(x.X)
+	case *UnaryExpr:
+		w.expr(x.X)
+	case *BinaryExpr:
+		w.expr(x.X)
+		w.expr(x.Y)
+	case *MemberExpr:
+		w.expr(x.X)
+	case *IndexExpr:
+		w.expr(x.X)
+		w.expr(x.Index)
 	}
-	if t.pos == w.fd.pos {
-		return j // the function's own name
-	}
-	u, ok := p.decls[t.text]
+}
+
+// reference records identifier id, which is not a local.
+func (w *scopeWalker) reference(id *Ident) {
+	u, ok := w.a.decls[id.Name]
 	if !ok {
-		return j
+		return
 	}
-	w.res.ref[j] = u
+	switch u.(type) {
+	case *StructDecl, *AliasDecl:
+		w.res.types[id] = u
+	}
 	if w.lastUser[u] != w.fd {
 		w.lastUser[u] = w.fd
 		w.res.uses[w.fd] = append(w.res.uses[w.fd], u)
 	}
-	return j
 }
 
-func isPunctTok(t token, s string) bool { return t.kind == tkPunct && t.text == s }
-
-// declare brings name into scope in the innermost frame.
+// declare brings name into scope in the innermost scope.
 func (w *scopeWalker) declare(name string) {
 	w.active[name]++
 	w.names = append(w.names, name)
 }
 
-// activate brings into scope the locals whose declaration a ';' at the
-// current depth ends: those on top of the pending stack, declared at this
-// depth in this frame.
-func (w *scopeWalker) activate() {
-	for n := len(w.pending); n > 0; n-- {
-		l := w.pending[n-1]
-		if l.depth != w.depth || l.frames != len(w.frames) {
-			break
-		}
-		w.declare(l.name)
-		w.pending = w.pending[:n-1]
-	}
-}
+// open starts a scope; close ends it, taking its locals out of scope.
+func (w *scopeWalker) open() int { return len(w.names) }
 
-// closeBlock ends the innermost {} block, and the for statement it is the
-// body of; a for statement with no body open yet ends with it too.
-func (w *scopeWalker) closeBlock() {
-	for len(w.frames) > 0 && w.frames[len(w.frames)-1].isFor {
-		w.pop()
-	}
-	if len(w.frames) == 0 {
-		return
-	}
-	closesFor := w.frames[len(w.frames)-1].closesFor
-	w.pop()
-	if closesFor && len(w.frames) > 0 && w.frames[len(w.frames)-1].isFor {
-		w.pop()
-	}
-}
-
-// pop ends the innermost frame: its locals leave scope, and so do the
-// declarations pending inside it.
-func (w *scopeWalker) pop() {
-	f := w.frames[len(w.frames)-1]
-	w.frames = w.frames[:len(w.frames)-1]
-	for _, n := range w.names[f.mark:] {
+func (w *scopeWalker) close(mark int) {
+	for _, n := range w.names[mark:] {
 		w.active[n]--
 	}
-	w.names = w.names[:f.mark]
-	for n := len(w.pending); n > 0 && w.pending[n-1].frames > len(w.frames); n-- {
-		w.pending = w.pending[:n-1]
+	w.names = w.names[:mark]
+}
+
+// stmts resolves a block's attributes and statements, in a scope of its
+// own.
+func (w *scopeWalker) stmts(attrs []*Attribute, ss []Stmt) {
+	w.attrs(attrs)
+	mark := w.open()
+	for _, s := range ss {
+		w.stmt(s)
+	}
+	w.close(mark)
+}
+
+func (w *scopeWalker) block(b *BlockStmt) {
+	if b != nil {
+		w.stmts(b.Attrs, b.Stmts)
+	}
+}
+
+func (w *scopeWalker) stmt(s Stmt) {
+	switch s := s.(type) {
+	case *BlockStmt:
+		w.block(s)
+	case *DeclStmt:
+		d := s.Decl
+		w.attrs(d.Attrs)
+		w.expr(d.Type)
+		w.expr(d.Init)
+		w.declare(d.Name)
+	case *ReturnStmt:
+		w.expr(s.X)
+	case *IfStmt:
+		w.attrs(s.Attrs)
+		w.expr(s.Cond)
+		w.block(s.Then)
+		if s.Else != nil {
+			w.stmt(s.Else)
+		}
+	case *SwitchStmt:
+		w.attrs(s.Attrs)
+		w.expr(s.X)
+		w.attrs(s.BodyAttrs)
+		for _, c := range s.Clauses {
+			w.exprs(c.Selectors)
+			w.block(c.Body)
+		}
+	case *LoopStmt:
+		w.attrs(s.Attrs)
+		w.attrs(s.BodyAttrs)
+		mark := w.open()
+		for _, st := range s.Body {
+			w.stmt(st)
+		}
+		if c := s.Continuing; c != nil {
+			w.attrs(c.Attrs)
+			inner := w.open()
+			for _, st := range c.Stmts {
+				w.stmt(st)
+			}
+			w.expr(c.BreakIf)
+			w.close(inner)
+		}
+		w.close(mark)
+	case *ForStmt:
+		w.attrs(s.Attrs)
+		mark := w.open()
+		if s.Init != nil {
+			w.stmt(s.Init)
+		}
+		w.expr(s.Cond)
+		if s.Update != nil {
+			w.stmt(s.Update)
+		}
+		w.block(s.Body)
+		w.close(mark)
+	case *WhileStmt:
+		w.attrs(s.Attrs)
+		w.expr(s.Cond)
+		w.block(s.Body)
+	case *AssignStmt:
+		w.expr(s.LHS)
+		w.expr(s.RHS)
+	case *IncDecStmt:
+		w.expr(s.X)
+	case *CallStmt:
+		w.expr(s.Call)
+	case *ConstAssertStmt:
+		w.expr(s.Assert.Cond)
 	}
 }

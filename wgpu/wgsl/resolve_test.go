@@ -6,25 +6,25 @@ import (
 	"testing"
 )
 
-// usesOf parses src and returns the names of the module-scope declarations
-// that fn f uses, as resolve finds them, sorted.
+// usesOf parses src into a tree and returns the names of the module-scope
+// declarations that fn f uses, as resolve finds them, sorted.
 func usesOf(t *testing.T, src string) []string {
 	t.Helper()
-	toks, err := tokenize(src, DefaultLimits())
+	file, err := ParseFile(src, DefaultLimits())
 	if err != nil {
-		t.Fatalf("tokenize(%q) = %v", src, err)
+		t.Fatalf("ParseFile(%q) = %v", src, err)
 	}
-	p := &parser{src: src, toks: toks, lim: DefaultLimits(), decls: map[string]*decl{}, enables: map[string]bool{}}
-	if err := p.parseModule(); err != nil {
-		t.Fatalf("parseModule(%q) = %v", src, err)
+	a := &analysis{src: src, lim: DefaultLimits(), decls: map[string]Decl{}, enables: map[string]bool{}}
+	if err := a.declarations(file); err != nil {
+		t.Fatalf("declarations(%q) = %v", src, err)
 	}
-	f := p.decls["f"]
-	if f == nil || f.kind != declFn {
+	f, ok := a.decls["f"].(*FuncDecl)
+	if !ok {
 		t.Fatalf("source %q declares no fn f", src)
 	}
 	names := []string{}
-	for _, d := range p.resolve().uses[f] {
-		names = append(names, d.name)
+	for _, d := range a.resolve().uses[f] {
+		names = append(names, declName(d))
 	}
 	slices.Sort(names)
 	return names
@@ -66,9 +66,10 @@ func TestResolve(t *testing.T) {
 		{"unknown-names", "fn f() { let x = max(1u, 2u); _ = x; }", ""},
 		{"attribute-in-body", "fn f() { @diagnostic(off, a) if true { } }", ""},
 		{"ptr-param", "fn f(p: ptr<function, S>) { (*p).a = N; }", "N,S"},
-		{"unterminated-let", "fn f() { { let a = 1u } b = a; }", "a,b"},
-		{"let-in-parens-ends-with-them", "fn f() { (let a = 1u); b = a; }", "a,b"},
-		{"two-lets-one-semicolon", "fn f() { let a = 1u let b = 2u; c = a + b; }", "c"},
+		{"while-body-scope", "fn f() { while b > 0u { let a = 1u; _ = a; } _ = a; }", "a,b"},
+		{"local-array-count", "fn f() { var x: array<u32, N>; _ = x; }", "N"},
+		{"continuing-sees-loop-body", "fn f() { loop { var a = 0u; continuing { a = b; } } }", "b"},
+		{"switch-selector", "fn f() { switch 1u { case N, default { } } }", "N"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,7 +1,6 @@
 package wgsl
 
 import (
-	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -27,13 +26,46 @@ type token struct {
 	text string // the token's text, a substring of the source
 }
 
-// punctuators, longest first within each leading character.
-var punctuators = []string{
-	">>=", "<<=",
-	"->", "&&", "||", "==", "!=", ">=", "<=", ">>", "<<", "--", "++",
-	"+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
-	"&", "@", "/", "!", "[", "]", "{", "}", ":", ",", "=", ">", "<", "%",
-	"-", ".", "+", "|", "(", ")", ";", "*", "~", "^",
+// punctLen returns the length of the punctuator that s starts with, the
+// longest one that matches, or 0.
+func punctLen(s string) int {
+	at := func(k int) byte {
+		if k < len(s) {
+			return s[k]
+		}
+		return 0
+	}
+	switch c := s[0]; c {
+	case '@', '[', ']', '{', '}', ':', ',', '.', '(', ')', ';', '~':
+		return 1
+	case '>', '<': // >>= >> >= > and <<= << <= <
+		if at(1) == c {
+			if at(2) == '=' {
+				return 3
+			}
+			return 2
+		}
+		if at(1) == '=' {
+			return 2
+		}
+		return 1
+	case '-': // -> -- -= -
+		if n := at(1); n == '>' || n == '-' || n == '=' {
+			return 2
+		}
+		return 1
+	case '&', '|', '+': // && &= &, || |= |, ++ += +
+		if n := at(1); n == c || n == '=' {
+			return 2
+		}
+		return 1
+	case '=', '!', '*', '/', '%', '^': // == =, != !, *= *, ...
+		if at(1) == '=' {
+			return 2
+		}
+		return 1
+	}
+	return 0
 }
 
 // pendingTmpl is a '<' that may open a template list.
@@ -92,7 +124,9 @@ func isHexDigit(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' 
 
 // tokenize splits src into tokens ending with a tkEOF token.
 func tokenize(src string, lim Limits) ([]token, error) {
-	lx := &lexer{src: src, lim: lim, toks: make([]token, 0, len(src)/4+1)}
+	// Dense code has a token every three bytes or so; MaxModuleTokens
+	// bounds the slice either way.
+	lx := &lexer{src: src, lim: lim, toks: make([]token, 0, min(len(src)/3, lim.MaxModuleTokens)+2)}
 	if err := lx.run(); err != nil {
 		return nil, err
 	}
@@ -226,13 +260,7 @@ func (lx *lexer) run() error {
 			tok = token{kind: tkIdent, pos: i, text: src[i:j]}
 			i = j
 		default:
-			p := ""
-			for _, cand := range punctuators {
-				if strings.HasPrefix(src[i:], cand) {
-					p = cand
-					break
-				}
-			}
+			p := src[i : i+punctLen(src[i:])]
 			if p == "" {
 				return lx.errf(i, "invalid character %q", rune(c))
 			}

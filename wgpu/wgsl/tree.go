@@ -9,7 +9,7 @@ import (
 // ParseFile reads source into a syntax tree: every declaration, function
 // body, statement, expression and attribute, with positions (see [File]).
 // It checks the syntax only, within lim's nesting, expression and size
-// limits (zero fields: [DefaultLimits]); [Parse] makes the checks of a
+// limits (zero fields: [DefaultLimits]); [Analyze] makes the checks of a
 // module's meaning. Errors are *[Error]s with the line and column of the
 // first token that does not fit the grammar.
 //
@@ -48,6 +48,29 @@ type treeParser struct {
 	src  string
 	toks []token
 	i    int
+	// maxFuncTokens, when positive, bounds the tokens of one function
+	// body (Limits.MaxFunctionTokens; [Parse] sets it, ParseFile does not).
+	maxFuncTokens int
+
+	// Slabs of the most frequent nodes: one allocation per chunk rather
+	// than per node.
+	idents   slab[Ident]
+	literals slab[Literal]
+	binaries slab[BinaryExpr]
+	assigns  slab[AssignStmt]
+}
+
+// slab hands out pointers to the elements of chunks of T, allocated a
+// chunk at a time. A node keeps its chunk alive, as any pointer into a
+// slice does.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 32)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
 }
 
 // treeError carries a syntax error out of the parser (by panic, recovered
@@ -65,6 +88,14 @@ func (p *treeParser) peek(n int) token {
 
 func (p *treeParser) fail(format string, args ...any) {
 	panic(treeError{errorAt(p.src, p.tok().pos, format, args...)})
+}
+
+// describe names token t in messages.
+func describe(t token) string {
+	if t.kind == tkEOF {
+		return "end of source"
+	}
+	return fmt.Sprintf("%q", t.text)
 }
 
 func (p *treeParser) failExpected(what string) {
@@ -194,7 +225,7 @@ func (p *treeParser) decl() Decl {
 		return p.funcDecl(attrs)
 	case p.is("var"), p.is("const"), p.is("override"):
 		d := p.varDecl(attrs)
-		p.expect(";")
+		d.End = p.expect(";") + 1
 		return d
 	}
 	p.failExpected("a declaration")
@@ -240,7 +271,7 @@ func (p *treeParser) attributes() []*Attribute {
 			} else {
 				a.Args = p.exprList(")")
 			}
-			p.expect(")")
+			a.Rparen = p.expect(")")
 		}
 		attrs = append(attrs, a)
 	}
@@ -263,7 +294,7 @@ func (p *treeParser) exprList(end string) []Expr {
 func (p *treeParser) structDecl(at int) *StructDecl {
 	d := &StructDecl{At: at}
 	d.Name, d.NamePos = p.ident("the struct's name")
-	p.expect("{")
+	d.Lbrace = p.expect("{")
 	for !p.is("}") {
 		m := &Member{Attrs: p.attributes()}
 		m.Name, m.NamePos = p.ident("a member name")
@@ -289,7 +320,7 @@ func (p *treeParser) varDecl(attrs []*Attribute) *VarDecl {
 	d := &VarDecl{Attrs: attrs, At: t.pos, Keyword: t.text}
 	p.i++
 	if d.Keyword == "var" && p.isTmplOpen() {
-		d.Template = p.templateList()
+		d.Template, _ = p.templateList()
 	}
 	d.Name, d.NamePos = p.ident("a name")
 	if p.accept(":") {
@@ -297,6 +328,10 @@ func (p *treeParser) varDecl(attrs []*Attribute) *VarDecl {
 	}
 	if p.accept("=") {
 		d.Init = p.expr()
+	}
+	if p.i > 0 {
+		last := p.toks[p.i-1]
+		d.End = last.pos + len(last.text)
 	}
 	return d
 }
@@ -320,6 +355,29 @@ func (p *treeParser) funcDecl(attrs []*Attribute) *FuncDecl {
 		d.ResultAttrs = p.attributes()
 		d.Result = p.typeExpr()
 	}
+	if p.maxFuncTokens > 0 && p.is("{") {
+		// The body's tokens are counted before they are parsed, so a
+		// body past the limit is refused whatever it holds. The lexer
+		// balanced the braces.
+		depth, end := 0, p.i
+		for j := p.i; j < len(p.toks); j++ {
+			if t := p.toks[j]; t.kind == tkPunct {
+				if t.text == "{" {
+					depth++
+				} else if t.text == "}" {
+					if depth--; depth == 0 {
+						end = j
+						break
+					}
+				}
+			}
+		}
+		if n := end - p.i - 1; n > p.maxFuncTokens {
+			e := errorAt(p.src, p.tok().pos, "the body of fn %s has %d tokens, more than the limit of %d (split it into functions)", d.Name, n, p.maxFuncTokens)
+			e.Kind = KindLimit
+			panic(treeError{e})
+		}
+	}
 	d.Body = p.block(nil)
 	return d
 }
@@ -327,15 +385,17 @@ func (p *treeParser) funcDecl(attrs []*Attribute) *FuncDecl {
 // typeExpr reads a type: a name with its template list.
 func (p *treeParser) typeExpr() Expr {
 	name, at := p.anyIdent("a type")
-	id := &Ident{At: at, Name: name}
+	id := p.idents.new()
+	id.At, id.Name = at, name
 	if p.isTmplOpen() {
-		id.Template = p.templateList()
+		id.Template, id.Rangle = p.templateList()
 	}
 	return id
 }
 
-// templateList reads < args > (the lexer marked both delimiters).
-func (p *treeParser) templateList() []Expr {
+// templateList reads < args > (the lexer marked both delimiters) and
+// returns the arguments and the offset of the '>'.
+func (p *treeParser) templateList() ([]Expr, int) {
 	p.i++ // '<'
 	var args []Expr
 	for !p.isTmplClose() {
@@ -347,11 +407,12 @@ func (p *treeParser) templateList() []Expr {
 	if !p.isTmplClose() {
 		p.failExpected("'>' closing the template list")
 	}
+	end := p.tok().pos
 	p.i++
 	if args == nil {
 		args = []Expr{}
 	}
-	return args
+	return args, end
 }
 
 // block reads { statements } with the attributes already read.
@@ -419,7 +480,10 @@ func (p *treeParser) stmt() Stmt {
 		}
 	}
 	s := p.simpleStmt()
-	p.expect(";")
+	semi := p.expect(";")
+	if ds, ok := s.(*DeclStmt); ok {
+		ds.Decl.End = semi + 1
+	}
 	return s
 }
 
@@ -435,7 +499,10 @@ func (p *treeParser) simpleStmt() Stmt {
 		switch t.text {
 		case "=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", ">>=", "<<=":
 			p.i++
-			return &AssignStmt{LHS: lhs, Op: t.text, RHS: p.expr()}
+			s := p.assigns.new()
+			s.LHS, s.Op = lhs, t.text
+			s.RHS = p.expr()
+			return s
 		case "++", "--":
 			p.i++
 			return &IncDecStmt{X: lhs, Op: t.text}
@@ -577,30 +644,52 @@ var binaryLevels = [][]string{
 
 // binaryLevel returns the level of op in binaryLevels, or -1.
 func binaryLevel(op string) int {
-	for l, ops := range binaryLevels {
-		for _, o := range ops {
-			if o == op {
-				return l
-			}
-		}
+	switch op {
+	case "||":
+		return 0
+	case "&&":
+		return 1
+	case "|":
+		return 2
+	case "^":
+		return 3
+	case "&":
+		return 4
+	case "==", "!=":
+		return 5
+	case "<", ">", "<=", ">=":
+		return 6
+	case "<<", ">>":
+		return 7
+	case "+", "-":
+		return 8
+	case "*", "/", "%":
+		return 9
 	}
 	return -1
 }
 
 func (p *treeParser) expr() Expr { return p.binary(0) }
 
-func (p *treeParser) binary(level int) Expr {
-	if level == len(binaryLevels) {
-		return p.unary()
-	}
-	x := p.binary(level + 1)
+// binary reads a binary expression whose operators have at least level
+// min, by precedence climbing: operators of one level associate to the
+// left, as if each level were a rule of the grammar.
+func (p *treeParser) binary(min int) Expr {
+	x := p.unary()
 	for {
 		t := p.tok()
-		if t.kind != tkPunct || t.tmpl || binaryLevel(t.text) != level {
+		if t.kind != tkPunct || t.tmpl {
+			return x
+		}
+		l := binaryLevel(t.text)
+		if l < min {
 			return x
 		}
 		p.i++
-		x = &BinaryExpr{X: x, Op: t.text, Y: p.binary(level + 1)}
+		b := p.binaries.new()
+		b.X, b.Op, b.OpPos = x, t.text, t.pos
+		b.Y = p.binary(l + 1)
+		x = b
 	}
 }
 
@@ -621,27 +710,28 @@ func (p *treeParser) primary() Expr {
 	switch t.kind {
 	case tkInt:
 		p.i++
-		return &Literal{At: t.pos, Kind: LiteralInt, Text: t.text}
+		return p.literal(t, LiteralInt)
 	case tkFloat:
 		p.i++
-		return &Literal{At: t.pos, Kind: LiteralFloat, Text: t.text}
+		return p.literal(t, LiteralFloat)
 	case tkIdent:
 		if t.text == "true" || t.text == "false" {
 			p.i++
-			return &Literal{At: t.pos, Kind: LiteralBool, Text: t.text}
+			return p.literal(t, LiteralBool)
 		}
 		if keywords[t.text] {
 			p.failExpected("an expression")
 		}
 		p.i++
-		id := &Ident{At: t.pos, Name: t.text}
+		id := p.idents.new()
+		id.At, id.Name = t.pos, t.text
 		if p.isTmplOpen() {
-			id.Template = p.templateList()
+			id.Template, id.Rangle = p.templateList()
 		}
 		if p.is("(") {
 			p.i++
 			c := &CallExpr{Fn: id, Args: p.exprList(")")}
-			p.expect(")")
+			c.Rparen = p.expect(")")
 			return c
 		}
 		return id
@@ -649,7 +739,7 @@ func (p *treeParser) primary() Expr {
 		if t.text == "(" && !t.tmpl {
 			p.i++
 			x := &ParenExpr{At: t.pos, X: p.expr()}
-			p.expect(")")
+			x.Rparen = p.expect(")")
 			return x
 		}
 	}
@@ -657,17 +747,26 @@ func (p *treeParser) primary() Expr {
 	return nil
 }
 
+func (p *treeParser) literal(t token, k LiteralKind) *Literal {
+	l := p.literals.new()
+	l.At, l.Kind, l.Text = t.pos, k, t.text
+	return l
+}
+
 func (p *treeParser) postfix(x Expr) Expr {
 	for {
 		switch {
 		case p.is("["):
+			ix := &IndexExpr{X: x, Lbrack: p.tok().pos}
 			p.i++
-			x = &IndexExpr{X: x, Index: p.expr()}
-			p.expect("]")
+			ix.Index = p.expr()
+			ix.Rbrack = p.expect("]")
+			x = ix
 		case p.is("."):
+			dot := p.tok().pos
 			p.i++
 			name, at := p.anyIdent("a member name")
-			x = &MemberExpr{X: x, Name: name, NamePos: at}
+			x = &MemberExpr{X: x, Dot: dot, Name: name, NamePos: at}
 		default:
 			return x
 		}

@@ -36,6 +36,35 @@ func checkPositions(t *testing.T, src string, v reflect.Value) {
 				}
 			}
 		}
+		// The offsets of punctuation: each where the source has it.
+		for field, want := range map[string]string{"Rparen": ")", "Lbrace": "{", "Rangle": ">", "Dot": ".", "Lbrack": "[", "Rbrack": "]"} {
+			f := v.FieldByName(field)
+			if !f.IsValid() {
+				continue
+			}
+			if tmpl := v.FieldByName("Template"); field == "Rangle" && tmpl.IsNil() {
+				continue
+			}
+			if parens := v.FieldByName("Parens"); parens.IsValid() && !parens.Bool() {
+				continue
+			}
+			if at := int(f.Int()); at < 0 || at >= len(src) || src[at:at+1] != want {
+				t.Errorf("%s.%s = %d, where the source has %q, want %q", v.Type().Name(), field, at, src[min(max(at, 0), len(src)):min(max(at, 0)+1, len(src))], want)
+			}
+		}
+		if op := v.FieldByName("OpPos"); op.IsValid() {
+			at, text := int(op.Int()), v.FieldByName("Op").String()
+			if at+len(text) > len(src) || src[at:at+len(text)] != text {
+				t.Errorf("BinaryExpr %q at offset %d, where the source has %q", text, at, src[at:min(len(src), at+len(text))])
+			}
+		}
+		if d, ok := v.Addr().Interface().(*wgsl.VarDecl); ok {
+			if d.End <= d.Pos() || d.End > len(src) {
+				t.Errorf("VarDecl %s: End %d outside (%d, %d]", d.Name, d.End, d.Pos(), len(src))
+			} else if last := src[d.End-1]; last != ';' && d.Init == nil && d.Type == nil {
+				t.Errorf("VarDecl %s ends in %q", d.Name, last)
+			}
+		}
 		for i := range v.NumField() {
 			checkPositions(t, src, v.Field(i))
 		}
