@@ -77,14 +77,10 @@ func BindOverridesForTest(src string, constants map[string]float64) string {
 	if err != nil {
 		return src
 	}
-	f, err := wgsl.ParseFile(src, wgsl.Limits{})
-	if err != nil {
+	if changed, err := lower.BindOverrides(m, constants); err != nil || !changed {
 		return src
 	}
-	if changed, err := lower.BindOverrides(f, m, constants); err != nil || !changed {
-		return src
-	}
-	return wgsl.Sprint(f)
+	return wgsl.Sprint(m.File)
 }
 
 // BindGroups is how many bind groups the device caches.

@@ -36,3 +36,10 @@ var RegistryWrite atomic.Pointer[func(r any, attempt int) (conflict bool)]
 // Tests that set it must not run in parallel with other tests of a
 // device, and must clear it (Store(false)) when done.
 var RecreateRetiredStreams atomic.Bool
+
+// WGSLTokenize, when set, is called with the source each time package
+// wgsl's lexer starts on one: once per wgsl.Parse or wgsl.ParseFile. It
+// is how the lowering's tests count the times a compile reads the user's
+// source and naga's output. Tests that set it must not run in parallel
+// with others that parse, and must clear it (Store(nil)) when done.
+var WGSLTokenize atomic.Pointer[func(source string)]

@@ -3,6 +3,8 @@ package wgsl
 import (
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/streamgate/streamgate/internal/testhook"
 )
 
 // tokenKind classifies a token.
@@ -124,6 +126,9 @@ func isHexDigit(c byte) bool { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' 
 
 // tokenize splits src into tokens ending with a tkEOF token.
 func tokenize(src string, lim Limits) ([]token, error) {
+	if h := testhook.WGSLTokenize.Load(); h != nil {
+		(*h)(src)
+	}
 	// Dense code has a token every three bytes or so; MaxModuleTokens
 	// bounds the slice either way.
 	lx := &lexer{src: src, lim: lim, toks: make([]token, 0, min(len(src)/3, lim.MaxModuleTokens)+2)}

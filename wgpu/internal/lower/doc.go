@@ -19,8 +19,10 @@
 //	                      and the Map from the driver's positions back to
 //	                      the user's, for the driver's own errors
 //
-// naga's output is read once; a module no pass changes reaches the driver
-// as naga wrote it, byte for byte.
+// The user's source is read once (a second analysis of the rewritten tree
+// when overrides changed it, no second parse), naga's output once; a
+// module no pass changes reaches the driver as naga wrote it, byte for
+// byte.
 //
 // Each pass is tested on golden files under testdata/, as go/printer's
 // tests are (go test ./wgpu/internal/lower -update rewrites the expected

@@ -66,9 +66,10 @@ func (e *Error) Error() string { return e.Msg }
 //     ([wgsl.Parse]): its errors are *wgsl.Errors at the user's line and
 //     column.
 //  2. The overrides become consts holding their values, in the tree
-//     ([BindOverrides]); when there were any, the front-end's results are
-//     read again from the rewritten tree and the tree is printed for
-//     naga, with the marks that map naga's positions back to the user's.
+//     ([BindOverrides]); when there were any, the front-end's analyses
+//     run again on the rewritten tree ([wgsl.Analyze], no second parse)
+//     and the tree is printed for naga, with the marks that map naga's
+//     positions back to the user's.
 //  3. naga 30 validates the module and writes it in the driver's dialect
 //     (abstract literals concretized, const expressions evaluated), under
 //     Options.Timeout.
@@ -83,31 +84,21 @@ func Lower(ctx context.Context, source string, constants map[string]float64, opt
 	if err != nil {
 		return nil, err
 	}
-	f, err := wgsl.ParseFile(source, opts.Limits)
-	if err != nil {
-		return nil, err
-	}
-	changed, err := BindOverrides(f, m, constants)
+	f := m.File
+	changed, err := BindOverrides(m, constants)
 	if err != nil {
 		return nil, &Error{KindInvalid, err.Error()}
 	}
 	bound := source
 	var marks []wgsl.Mark
 	if changed {
-		bound, marks = wgsl.SprintMarks(f)
-		// Array counts and workgroup sizes may use the overrides: read
-		// them again with the values in.
-		m2, err := wgsl.Parse(bound, opts.Limits)
-		if err != nil {
-			var we *wgsl.Error
-			if errors.As(err, &we) {
-				c := *we
-				c.Line, c.Column = userPosition(source, bound, marks, we.Line, we.Column)
-				return nil, &c
-			}
+		// Array counts and workgroup sizes may use the overrides: analyze
+		// the tree again with the values in (its positions are still the
+		// user's), then print it for naga.
+		if m, err = wgsl.Analyze(f, source, opts.Limits); err != nil {
 			return nil, err
 		}
-		m = m2
+		bound, marks = wgsl.SprintMarks(f)
 	}
 	out, err := nagaLower(ctx, bound, opts.Timeout)
 	if err != nil {

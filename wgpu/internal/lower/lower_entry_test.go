@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/streamgate/streamgate/internal/testhook"
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
@@ -211,5 +212,45 @@ func TestLowerErrorKinds(t *testing.T) {
 	cancel()
 	if _, err := Lower(cctx, "@compute @workgroup_size(1) fn cancelled_once() {}", nil, Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
+	}
+}
+
+// TestLowerReadsOnce: a first lowering of a source never seen reads the
+// user's source once and naga's output once, overrides bound or not.
+func TestLowerReadsOnce(t *testing.T) {
+	const src = `override scale: f32 = 1.0;
+@group(0) @binding(0) var<storage, read_write> out: array<f32>;
+@compute @workgroup_size(64) fn main(@builtin(global_invocation_id) id: vec3<u32>) {
+    out[id.x] = out[id.x] * scale; // reads-once
+}
+`
+	var reads []string
+	hook := func(s string) { reads = append(reads, s) }
+	testhook.WGSLTokenize.Store(&hook)
+	defer testhook.WGSLTokenize.Store(nil)
+	for i, constants := range []map[string]float64{nil, {"scale": 3}} {
+		reads = nil
+		unique := src + "// round " + itoa(i) + "\n"
+		lm, err := Lower(context.Background(), unique, constants, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		users, nagas := 0, 0
+		for _, r := range reads {
+			switch {
+			case r == unique:
+				users++
+			case strings.Contains(r, "fn main") && !strings.Contains(r, "reads-once"):
+				nagas++
+			default:
+				t.Errorf("read another source:\n%s", r)
+			}
+		}
+		if users != 1 || nagas != 1 {
+			t.Errorf("constants %v: the user's source read %d times, naga's output %d times; want 1 and 1", constants, users, nagas)
+		}
+		if constants != nil && !strings.Contains(lm.Source, "3f") && !strings.Contains(lm.Source, "3.0") {
+			t.Errorf("scale's value not in the driver's source:\n%s", lm.Source)
+		}
 	}
 }

@@ -10,7 +10,8 @@ import (
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
-// BindOverrides rewrites, in the tree f of the module m, each override
+// BindOverrides rewrites, in the tree of the module m (m.File), each
+// override
 // declaration into a const declaration holding its value: the constant
 // for the override's name or @id, else its default. The driver's compiler
 // (naga 0.13) has no overrides, and a pipeline is compiled per set of
@@ -22,24 +23,18 @@ import (
 // Errors name the override or the constant: a constant that no override
 // has, a value its override's type cannot hold, and an override with
 // neither a value nor a default.
-func BindOverrides(f *wgsl.File, m *wgsl.Module, constants map[string]float64) (bool, error) {
+func BindOverrides(m *wgsl.Module, constants map[string]float64) (bool, error) {
 	if len(m.Overrides) == 0 {
 		if len(constants) > 0 {
 			return false, fmt.Errorf("constant %s: the module declares no override", firstKey(constants))
 		}
 		return false, nil
 	}
-	decls := make(map[string]*wgsl.VarDecl, len(m.Overrides))
-	for _, d := range f.Decls {
-		if v, ok := d.(*wgsl.VarDecl); ok && v.Keyword == "override" {
-			decls[v.Name] = v
-		}
-	}
 	used := make(map[string]bool, len(constants))
 	for _, o := range m.Overrides {
-		d := decls[o.Name]
-		if d == nil {
-			return false, fmt.Errorf("override %s: not in the module's tree", o.Name)
+		d := o.Decl
+		if d == nil || d.Keyword != "override" {
+			return false, fmt.Errorf("override %s: not an override of the module's tree (bound already?)", o.Name)
 		}
 		v, ok := constants[o.Name]
 		key := o.Name
