@@ -76,7 +76,11 @@
 // source — and writes it back as WGSL with abstract literals concretized
 // and const-expressions evaluated; built-ins the old compiler lacks (the
 // packed 4x8-bit functions) are polyfilled, and array values indexed by a
-// non-constant are indexed through variables. The sandbox starts once per
+// non-constant are indexed through variables. Every step is a rewrite of a
+// syntax tree, none of text (package wgpu/internal/lower, whose doc draws
+// the pipeline): the user's source is read once, naga's output once, and
+// an error the driver's compiler reports on the lowered source also names
+// the user's line and column near it. The sandbox starts once per
 // process, on the first compile (about a second; a few milliseconds when
 // wazero's compilation cache under the user cache directory is warm), and
 // a lowered source is cached by content.
