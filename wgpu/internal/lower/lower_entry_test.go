@@ -3,6 +3,9 @@ package lower
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -252,5 +255,68 @@ func TestLowerReadsOnce(t *testing.T) {
 		if constants != nil && !strings.Contains(lm.Source, "3f") && !strings.Contains(lm.Source, "3.0") {
 			t.Errorf("scale's value not in the driver's source:\n%s", lm.Source)
 		}
+	}
+}
+
+// TestGoldenOverrides runs BindOverrides on each testdata/overrides/*.wgsl
+// (its first line: "// constants: NAME=VALUE ...") and compares the printed
+// tree, or the error, with the .golden file beside it; -update rewrites
+// them. The output reads again as WGSL with no override left.
+func TestGoldenOverrides(t *testing.T) {
+	files, err := filepath.Glob("testdata/overrides/*.wgsl")
+	if err != nil || len(files) < 5 {
+		t.Fatalf("golden inputs: %d, %v", len(files), err)
+	}
+	for _, path := range files {
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := string(b)
+			first, _, _ := strings.Cut(in, "\n")
+			spec, ok := strings.CutPrefix(first, "// constants:")
+			if !ok {
+				t.Fatalf("first line %q is not // constants: ...", first)
+			}
+			constants := map[string]float64{}
+			for _, kv := range strings.Fields(spec) {
+				k, v, _ := strings.Cut(kv, "=")
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					t.Fatal(err)
+				}
+				constants[k] = f
+			}
+			m, err := wgsl.Parse(in, wgsl.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got string
+			if _, err := BindOverrides(m, constants); err != nil {
+				got = "error: " + err.Error() + "\n"
+			} else {
+				got = wgsl.Sprint(m.File)
+				if strings.Contains(got, "override") {
+					t.Errorf("an override is left:\n%s", got)
+				}
+				if _, err := wgsl.Parse(got, wgsl.Limits{}); err != nil {
+					t.Errorf("the output does not read: %v\n%s", err, got)
+				}
+			}
+			golden := strings.TrimSuffix(path, ".wgsl") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if got != string(want) {
+				t.Errorf("BindOverrides(%s) =\n%s\nwant\n%s", path, got, want)
+			}
+		})
 	}
 }
