@@ -104,7 +104,7 @@ fn main() {
 		t.Fatalf("Lower = %v, want naga's validation error", err)
 	}
 	line, _ := lineOf(t, src, "let x")
-	if !strings.HasPrefix(le.Msg, "wgsl:"+itoa(line)+":") {
+	if !strings.HasPrefix(le.Msg, "wgsl:"+strconv.Itoa(line)+":") {
 		t.Errorf("naga's error %q, want it at the user's line %d", le.Msg, line)
 	}
 
@@ -178,9 +178,9 @@ fn read() {
 	}
 
 	dl, dc := lineOf(t, lm.Source, "acc = (")
-	msg := "Shader validation error:\n  ┌─ wgsl:" + itoa(dl) + ":" + itoa(dc) + "\n  │\n"
+	msg := "Shader validation error:\n  ┌─ wgsl:" + strconv.Itoa(dl) + ":" + strconv.Itoa(dc) + "\n  │\n"
 	wl, wc := lineOf(t, src, "var acc")
-	want := "; in the user's source near wgsl:" + itoa(wl) + ":" + itoa(wc) + " (var acc)"
+	want := "; in the user's source near wgsl:" + strconv.Itoa(wl) + ":" + strconv.Itoa(wc) + " (var acc)"
 	if got := lm.Map.Annotate(msg); !strings.HasSuffix(got, want) || !strings.HasPrefix(got, "Shader validation error:") {
 		t.Errorf("Annotate = %q, want it to end in %q", got, want)
 	}
@@ -208,7 +208,7 @@ func TestLowerErrorKinds(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Fatalf("subgroup built-in: %T %v", err, err)
 	}
-	if l, c := lineOf(t, sub, "subgroup_size"); ue.Pos != "wgsl:"+itoa(l)+":"+itoa(c) {
+	if l, c := lineOf(t, sub, "subgroup_size"); ue.Pos != "wgsl:"+strconv.Itoa(l)+":"+strconv.Itoa(c) {
 		t.Errorf("UnsupportedError at %s, want the user's wgsl:%d:%d", ue.Pos, l, c)
 	}
 	cctx, cancel := context.WithCancel(ctx)
@@ -233,7 +233,7 @@ func TestLowerReadsOnce(t *testing.T) {
 	defer testhook.WGSLTokenize.Store(nil)
 	for i, constants := range []map[string]float64{nil, {"scale": 3}} {
 		reads = nil
-		unique := src + "// round " + itoa(i) + "\n"
+		unique := src + "// round " + strconv.Itoa(i) + "\n"
 		lm, err := Lower(context.Background(), unique, constants, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -304,19 +304,7 @@ func TestGoldenOverrides(t *testing.T) {
 					t.Errorf("the output does not read: %v\n%s", err, got)
 				}
 			}
-			golden := strings.TrimSuffix(path, ".wgsl") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("BindOverrides(%s) =\n%s\nwant\n%s", path, got, want)
-			}
+			checkGolden(t, "BindOverrides", path, got)
 		})
 	}
 }

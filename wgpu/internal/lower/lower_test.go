@@ -57,19 +57,7 @@ func TestGolden(t *testing.T) {
 			}
 			in := string(b)
 			got := render(in)
-			golden := strings.TrimSuffix(path, ".wgsl") + ".golden"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Errorf("ForDriver(%s) =\n%s\nwant\n%s", path, got, want)
-			}
+			checkGolden(t, "ForDriver", path, got)
 			r, err := forDriverOn(in)
 			if err != nil {
 				return
@@ -82,6 +70,25 @@ func TestGolden(t *testing.T) {
 				t.Errorf("IndexThroughVars(its own output) changed it again (%v)", err)
 			}
 		})
+	}
+}
+
+// checkGolden compares got, what fn made of path (testdata/X.wgsl), with
+// testdata/X.golden; -update writes it first.
+func checkGolden(t *testing.T, fn, path, got string) {
+	t.Helper()
+	golden := strings.TrimSuffix(path, ".wgsl") + ".golden"
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s(%s) =\n%s\nwant\n%s", fn, path, got, want)
 	}
 }
 

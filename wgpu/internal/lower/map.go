@@ -2,6 +2,7 @@ package lower
 
 import (
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -283,7 +284,7 @@ func (m *Map) Annotate(msg string) string {
 		if !ok {
 			return msg
 		}
-		return strings.TrimRight(msg, "\n ") + "; in the user's source near wgsl:" + itoa(ul) + ":" + itoa(uc) + " (" + what + ")"
+		return strings.TrimRight(msg, "\n ") + "; in the user's source near wgsl:" + strconv.Itoa(ul) + ":" + strconv.Itoa(uc) + " (" + what + ")"
 	}
 }
 
@@ -295,18 +296,4 @@ func leadingInt(s string) (v, n int) {
 		n++
 	}
 	return v, n
-}
-
-func itoa(v int) string {
-	if v == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for v > 0 {
-		i--
-		b[i] = byte('0' + v%10)
-		v /= 10
-	}
-	return string(b[i:])
 }
