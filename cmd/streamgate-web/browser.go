@@ -21,6 +21,9 @@ import (
 type visit struct {
 	Result  page.Result
 	Status  string   // the page's #status line at the end
+	Message string   // the text of its #message box ("" when it has none)
+	Figures string   // the text of its table of figures
+	Chart   string   // the markup of its chart (an <svg>)
 	Console []string // what the page logged (the Go program's output included), in order
 	PNG     []byte   // a screenshot of the whole page, when asked for
 }
@@ -104,10 +107,17 @@ func openPage(ctx context.Context, url string, noWebGPU, png bool) (*visit, erro
 		}
 		return v, fmt.Errorf("the page did not finish (%v); its status: %q; its console's last lines:\n%s", waitErr, status, lastLines(v.Console, 20))
 	}
-	js, err := chromedp.Run(rctx, chromedp.Evaluate[string](`document.getElementById("`+page.ResultID+`").textContent`))
+	shown, err := chromedp.Run(rctx, chromedp.Evaluate[struct{ Result, Message, Figures, Chart string }](`({
+		Result: document.getElementById("`+page.ResultID+`").textContent,
+		Message: document.getElementById("message").innerText,
+		Figures: document.getElementById("figures").innerText,
+		Chart: document.getElementById("chart").innerHTML,
+	})`))
 	if err != nil {
 		return v, fmt.Errorf("reading the result: %w", err)
 	}
+	js := shown.Result
+	v.Message, v.Figures, v.Chart = shown.Message, shown.Figures, shown.Chart
 	if err := json.Unmarshal([]byte(js), &v.Result); err != nil {
 		return v, fmt.Errorf("the page's result %q: %w", js, err)
 	}
