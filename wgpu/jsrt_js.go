@@ -130,12 +130,19 @@ return {
 		return put(device.createBindGroup({layout: objs[layout], entries}));
 	}),
 	compile: async (label, code, entry, ...layouts) => {
+		device.pushErrorScope("validation");
 		const module = device.createShaderModule({label, code});
+		const scope = device.popErrorScope();
 		const info = await module.getCompilationInfo();
+		const serr = await scope;
 		for (const m of info.messages) {
 			if (m.type === "error") return {error: "validation", line: m.lineNum, col: m.linePos, message: m.message};
 		}
+		if (serr) return {error: "validation", line: 0, col: 0, message: serr.message};
+		device.pushErrorScope("validation");
 		const layout = device.createPipelineLayout({label, bindGroupLayouts: layouts.map((i) => objs[i])});
+		const lerr = await device.popErrorScope();
+		if (lerr) return {error: "validation", line: 0, col: 0, message: lerr.message};
 		try {
 			const p = await device.createComputePipelineAsync({label, layout, compute: {module, entryPoint: entry}});
 			return {pipeline: put(p)};
