@@ -89,9 +89,14 @@ func lines(b *strings.Builder, r Result, x, y, w, h float64) {
 		return x + w*float64(i)/float64(n-1)
 	}
 	for d := d0; d <= d1; d++ {
-		v := math.Pow(10, d)
-		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, x, py(v), x+w, py(v))
-		text(b, x-6, py(v)+4, "end", fmt.Sprintf("%g", v))
+		for _, m := range []float64{1, 2, 5} { // gridlines at 1, 2 and 5 of each decade
+			v := m * math.Pow(10, d)
+			if d == d1 && m > 1 {
+				break
+			}
+			fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, x, py(v), x+w, py(v))
+			text(b, x-6, py(v)+4, "end", fmt.Sprintf("%g", v))
+		}
 	}
 	text(b, x+w/2, y+h+30, "middle", "generated token (decode step)")
 	for i := 0; i < n; i += max(1, n/8) {
