@@ -30,7 +30,7 @@ export STREAMGATE_REQUIRE_ADAPTER ?= 1
 # Nor for want of a redis-server (the Redis cache tests start their own).
 export STREAMGATE_REQUIRE_REDIS ?= 1
 
-.PHONY: all deps deps-gpu deps-lint deps-cross deps-redis test lint unit cross fuzz-smoke bench bench-go fuzz soak demo clean
+.PHONY: all deps deps-gpu deps-lint deps-cross deps-redis test lint unit cross fuzz-smoke bench bench-go fuzz soak demo demo-web demo-web-screenshot clean
 
 all: test
 
@@ -110,6 +110,19 @@ soak: deps-gpu deps-redis
 # DEMOFLAGS, e.g. make demo DEMOFLAGS='-layers 2 -tokens 8'.
 demo: deps-gpu
 	$(GO) run ./cmd/streamgate generate $(DEMOFLAGS)
+
+# The same demo in a browser: builds cmd/streamgate-web/app with GOOS=js
+# GOARCH=wasm and serves it on WEBADDR (port 0: a free one), printing the
+# URL to open and how to give the browser WebGPU. Needs Go only; the
+# browser is yours. E.g. make demo-web WEBADDR=127.0.0.1:8080.
+WEBADDR ?= 127.0.0.1:0
+demo-web:
+	$(GO) run ./cmd/streamgate-web -addr $(WEBADDR)
+
+# docs/demo-web.png: the page after a run in headless Chromium with WebGPU
+# (SwiftShader); needs Debian's chromium (or CHROMIUM=path).
+demo-web-screenshot:
+	$(GO) run ./cmd/streamgate-web -screenshot docs/demo-web.png
 
 clean:
 	rm -rf .tools streamgate out

@@ -102,6 +102,7 @@ func adapterInfo(a nAdapter) AdapterInfo {
 		Backend:      backendOf(p.backendType),
 		Type:         adapterTypeOf(p.adapterType),
 		Timestamps:   a.hasFeature(featureTimestampQuery),
+		Fallback:     adapterTypeOf(p.adapterType) == AdapterTypeCPU,
 	}
 }
 
@@ -128,6 +129,10 @@ func Adapters() ([]AdapterInfo, error) {
 // PowerPreference, ForceFallbackAdapter and Backend. On error it has
 // released both.
 func requestAdapter(opts Options) (nInstance, nAdapter, error) {
+	if opts.Backend == BackendBrowser {
+		return nInstance{}, nAdapter{}, &Error{Op: "Open", Type: ErrorTypeUnsupported,
+			Message: "BackendBrowser is the page's WebGPU, in a program built for GOOS=js GOARCH=wasm only"}
+	}
 	if opts.Adapter != "" {
 		inst := createInstance(allBackends)
 		adapters := inst.enumerateAdapters()

@@ -10,7 +10,6 @@ import (
 
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu/internal/lower"
-	"github.com/streamgate/streamgate/wgpu/internal/naga"
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
@@ -26,7 +25,8 @@ type ModuleInfo struct {
 	// replaced by their values.
 	Lowered string
 
-	posMap *lower.Map // Lowered's positions to source's
+	posMap *lower.Map   // Lowered's positions to source's (the desktop build)
+	bound  *lower.Bound // the source with its overrides bound (the js build)
 }
 
 // EntryPointInfo is one entry point of a module.
@@ -53,18 +53,9 @@ type KernelInfo struct {
 	EntryPointInfo
 	Lowered string
 
-	posMap *lower.Map // Lowered's positions to the kernel's source
+	posMap *lower.Map   // Lowered's positions to the kernel's source (the desktop build)
+	bound  *lower.Bound // the source with its overrides bound (the js build)
 }
-
-// StartLowering starts, in the background, the sandbox in which every
-// compile (and [CheckModule]) lowers its WGSL, and returns at once. The
-// sandbox starts once per process, at the first compile otherwise, which
-// then waits for it (tens of milliseconds with its compilation cache on
-// disk warm): a program about to warm up calls StartLowering first, so
-// that the start overlaps its own setup (opening the device, uploading
-// weights). A goroutine runs until the start is done. It is safe for
-// concurrent use; later calls do nothing.
-func StartLowering() { naga.Prestart() }
 
 // DefaultLimits returns WebGPU's default limits, those every adapter
 // offers; [CheckModule] and [CheckKernel] use them for the zero fields of
@@ -196,7 +187,7 @@ func checkKernel(ctx context.Context, op, source, entry string, constants map[st
 			continue
 		}
 		if ep.Name == entry {
-			return &KernelInfo{EntryPointInfo: ep, Lowered: mi.Lowered, posMap: mi.posMap}, nil
+			return &KernelInfo{EntryPointInfo: ep, Lowered: mi.Lowered, posMap: mi.posMap, bound: mi.bound}, nil
 		}
 		computes = append(computes, ep.Name)
 	}
@@ -221,56 +212,6 @@ func frontEndError(op string, err error) error {
 	}
 	return &Error{Op: op, Type: typ, Message: err.Error()}
 }
-
-func checkModule(ctx context.Context, op, source string, constants map[string]float64, lim Limits) (*ModuleInfo, error) {
-	lm, err := lower.Lower(ctx, source, constants, lower.Options{Limits: frontEndLimits(lim), Timeout: time.Duration(loweringTimeout.Load())})
-	if err != nil {
-		return nil, loweringError(ctx, op, err)
-	}
-	m := lm.Front
-	mi := &ModuleInfo{Lowered: lm.Source, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints)), posMap: lm.Map}
-	for i, ep := range m.EntryPoints {
-		info := EntryPointInfo{Name: ep.Name, Stage: ep.Stage, WorkgroupSize: ep.WorkgroupSize, LoweredName: lm.LoweredNames[i]}
-		for _, b := range ep.Bindings {
-			info.Bindings = append(info.Bindings, bindingOf(b))
-		}
-		if ep.Stage == "compute" {
-			if err := checkEntryLimits(info, lim); err != nil {
-				return nil, newError(op, ErrorTypeLimit, "%v", err)
-			}
-		}
-		mi.EntryPoints = append(mi.EntryPoints, info)
-	}
-	return mi, nil
-}
-
-// loweringError converts an error of [lower.Lower].
-func loweringError(ctx context.Context, op string, err error) error {
-	var we *wgsl.Error
-	var le *lower.Error
-	var ue *lower.UnsupportedError
-	switch {
-	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
-		return ctx.Err()
-	case errors.As(err, &we):
-		return frontEndError(op, err)
-	case errors.As(err, &ue):
-		return &Error{Op: op, Type: ErrorTypeUnsupported, Message: err.Error()}
-	case errors.As(err, &le):
-		typ := ErrorTypeValidation
-		switch le.Kind {
-		case lower.KindLimit:
-			typ = ErrorTypeLimit
-		case lower.KindInternal:
-			typ = ErrorTypeInternal
-		}
-		return &Error{Op: op, Type: typ, Message: le.Msg}
-	}
-	return newError(op, ErrorTypeInternal, "the lowering failed: %v", err)
-}
-
-// lowerReady waits for the lowering's sandbox to start.
-func lowerReady() error { return naga.Ready(context.Background()) }
 
 // bindingOf converts a binding of the front-end.
 func bindingOf(b wgsl.Binding) Binding {

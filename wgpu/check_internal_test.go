@@ -1,3 +1,7 @@
+//go:build !(js && wasm)
+
+// Desktop only: it times naga's lowering, which the js build does not run.
+
 package wgpu
 
 import (

@@ -21,7 +21,7 @@ const (
 	PowerPreferenceHighPerformance
 )
 
-// Backend is a graphics API wgpu-native can drive.
+// Backend is a graphics API wgpu-native can drive, or the browser's WebGPU.
 type Backend uint8
 
 const (
@@ -33,9 +33,12 @@ const (
 	BackendD3D11
 	BackendOpenGL
 	BackendOpenGLES
+	// BackendBrowser is the page's navigator.gpu, the one backend of the
+	// js build (GOOS=js GOARCH=wasm).
+	BackendBrowser
 )
 
-var backendNames = [...]string{"Any", "Vulkan", "Metal", "D3D12", "D3D11", "OpenGL", "OpenGLES"}
+var backendNames = [...]string{"Any", "Vulkan", "Metal", "D3D12", "D3D11", "OpenGL", "OpenGLES", "Browser"}
 
 // String returns the backend's name.
 func (b Backend) String() string {

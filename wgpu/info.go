@@ -11,6 +11,11 @@ type AdapterInfo struct {
 	Backend      Backend     // the API wgpu-native drives it through
 	Type         AdapterType // discrete, integrated, CPU
 	Timestamps   bool        // the adapter supports timestamp queries
+	// Fallback reports a fallback adapter: in a browser, its
+	// isFallbackAdapter (a software one, SwiftShader in headless
+	// Chromium); on the desktop, a CPU adapter (Type AdapterTypeCPU:
+	// lavapipe), the one ForceFallbackAdapter asks for.
+	Fallback bool
 }
 
 // Limits are the device limits this package checks or reports. Field names

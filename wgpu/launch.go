@@ -4,7 +4,6 @@ package wgpu
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/streamgate/streamgate/gpu"
 )
@@ -83,42 +82,6 @@ func (d *Device) checkLaunchFront(op string, k *gpu.Kernel, workgroups [3]uint32
 	return d.checkBindings(op, p, workgroups, bindings, bufs)
 }
 
-// checkBindings makes the checks of a launch of p, compiled at least to
-// its front half.
-func (d *Device) checkBindings(op string, p *pipeline, workgroups [3]uint32, bindings []gpu.Buffer, bufs []*Buffer) (*pipeline, []*Buffer, error) {
-	if lim := d.limits.MaxComputeWorkgroupsPerDimension; workgroups[0] > lim || workgroups[1] > lim || workgroups[2] > lim {
-		return nil, nil, newError(op, ErrorTypeLimit, "%s: workgroups %v exceed maxComputeWorkgroupsPerDimension %d", p.name, workgroups, lim)
-	}
-	if len(bindings) != len(p.bindings) {
-		return nil, nil, newError(op, ErrorTypeValidation, "%s: %d buffers for %d bindings (%s)", p.name, len(bindings), len(p.bindings), bindingList(p.bindings))
-	}
-	if len(bindings) > cap(bufs) {
-		bufs = make([]*Buffer, 0, len(bindings))
-	}
-	for i, cb := range bindings {
-		b, ok := cb.(*Buffer)
-		if !ok || b == nil {
-			return nil, nil, newError(op, ErrorTypeInvalidArgument, "%s: %s: %s is not a *wgpu.Buffer", p.name, p.bindings[i], typeName(cb))
-		}
-		if b.d != d {
-			return nil, nil, newError(op, ErrorTypeInvalidArgument, "%s: %s: buffer belongs to another device", p.name, p.bindings[i])
-		}
-		if err := p.bindings[i].accepts(b); err != nil && !d.skipChecks {
-			return nil, nil, newError(op, ErrorTypeValidation, "%s: %v (checked by Launch)", p.name, err)
-		}
-		bufs = append(bufs, b)
-	}
-	for i := range bufs {
-		for j := i + 1; j < len(bufs); j++ {
-			if bufs[i] == bufs[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
-				return nil, nil, newError(op, ErrorTypeValidation, "%s: %s and %s alias one buffer, and one is read_write (checked by Launch)",
-					p.name, p.bindings[i], p.bindings[j])
-			}
-		}
-	}
-	return p, bufs, nil
-}
-
 // record records a checked launch on stream id. It is apart from Launch so
 // that its two defers are open-coded (a function with as many returns as
 // Launch pays for its defers at run time).
@@ -159,46 +122,6 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 	s.launches++
 	if s.launches >= d.maxBatch {
 		return s.flushLocked(op)
-	}
-	return nil
-}
-
-// deadBinding is the error for binding i's buffer b, released or recycled.
-func (d *Device) deadBinding(op string, p *pipeline, i int, b *Buffer) error {
-	msg := "buffer is released"
-	if err := b.live(op); err != nil {
-		msg = err.(*Error).Message
-	}
-	return newError(op, ErrorTypeInvalidArgument, "%s: %s: %s", p.name, p.bindings[i], msg)
-}
-
-// typeName names a binding's dynamic type for an error.
-func typeName(b gpu.Buffer) string {
-	if b == nil {
-		return "nil"
-	}
-	if wb, ok := b.(*Buffer); ok && wb == nil {
-		return "a nil *wgpu.Buffer"
-	}
-	return fmt.Sprintf("%T", b)
-}
-
-// accepts checks that b can be bound at this binding: large enough and with
-// the usage its kind needs. The error names the binding, the sizes and the
-// usage.
-func (bd Binding) accepts(b *Buffer) error {
-	if b.size < bd.MinSize {
-		return fmt.Errorf("%s: buffer of %d bytes is smaller than the %d bytes its type %s needs", bd, b.size, bd.MinSize, bd.WGSL)
-	}
-	switch bd.Type {
-	case BindingUniform:
-		if b.usage&BufferUsageUniform == 0 {
-			return fmt.Errorf("%s is var<uniform>, but the buffer's usage %v lacks BufferUsageUniform", bd, b.usage)
-		}
-	default:
-		if b.usage&BufferUsageStorage == 0 {
-			return fmt.Errorf("%s is var<storage>, but the buffer's usage %v lacks BufferUsageStorage", bd, b.usage)
-		}
 	}
 	return nil
 }

@@ -32,8 +32,15 @@ type Options struct {
 	// ForceFallbackAdapter asks for the software (CPU) adapter.
 	ForceFallbackAdapter bool
 	// Backend restricts the graphics API; BackendAny tries the primary ones
-	// (Vulkan, Metal, D3D12).
+	// (Vulkan, Metal, D3D12). In a browser (the js build) the only one is
+	// BackendBrowser, which BackendAny means there.
 	Backend Backend
+	// Compatibility asks a browser for an adapter of WebGPU's
+	// "compatibility" feature level (requestAdapter's featureLevel), for
+	// browsers and drivers (OpenGL ES, D3D11) that offer only that. The
+	// desktop build ignores it: wgpu-native 0.17 knows only the core
+	// level, and its Vulkan, Metal and D3D12 adapters all offer that.
+	Compatibility bool
 	// MaxBatch is how many dispatches a stream records before it submits
 	// them on its own; 0 means DefaultMaxBatch.
 	MaxBatch int

@@ -10,14 +10,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
@@ -219,30 +218,6 @@ func parsePrompt(s string) ([]uint32, error) {
 	return p, nil
 }
 
-// latencies summarizes decode-step times: median, p99, min and max in ms,
-// and steps per second of their total.
-func latencies(ts []time.Duration) (median, p99, lo, hi, perS float64) {
-	if len(ts) == 0 {
-		return
-	}
-	s := slices.Clone(ts)
-	slices.Sort(s)
-	var total time.Duration
-	for _, t := range s {
-		total += t
-	}
-	i99 := (len(s)*99+99)/100 - 1 // the smallest time at or above 99% of the steps
-	return ms(s[len(s)/2]), ms(s[min(i99, len(s)-1)]), ms(s[0]), ms(s[len(s)-1]), float64(len(s)) / total.Seconds()
-}
-
-func msList(ts []time.Duration) []float64 {
-	out := make([]float64, len(ts))
-	for i, t := range ts {
-		out[i] = ms(t)
-	}
-	return out
-}
-
 func joinIDs(ids []uint32) string {
 	s := make([]string, len(ids))
 	for i, id := range ids {
@@ -293,7 +268,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		mc.Layers, mc.Width, mc.Heads, mc.Vocab, mc.Seq)
 	fmt.Fprintf(stdout, "a prompt of %d tokens, then %d tokens generated greedily (prefill: %d launches; a token: %d launches)\n",
 		len(prompt), n, mc.PrefillLaunches(), mc.DecodeLaunches())
-	rep.Adapter = describeAdapter(d.Info())
+	rep.Adapter = genrun.DescribeAdapter(d.Info())
 	fmt.Fprintf(stdout, "adapter: %s\nprompt:  %s\n", rep.Adapter, joinIDs(prompt))
 	cr.status(stdout)
 
@@ -323,7 +298,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	tu := tune.New(c, opts...)
 	var tuned []string // the keys measured so far, in order
 	seenKeys := map[string]bool{}
-	launch := tunedLaunch(ctx, tu, c, func(o *decoder.Op, res *tune.Result) {
+	launch := genrun.TunedLaunch(ctx, tu, c, func(o *decoder.Op, res *tune.Result) {
 		rep.Winners[o.Key] = res.Winner
 		if !seenKeys[o.Key] {
 			seenKeys[o.Key] = true
@@ -354,22 +329,15 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "      (the decode's one-row shapes are keys of their own; measurements run on a fork, on fresh buffers)\n")
 	st0, start := d.Stats(), time.Now()
 	compiles0 := st0.Compiles
-	pre, err := c.Capture(func() error { return g.Prefill(launch) })
-	var dec *client.Graph
-	if err == nil {
-		defer pre.Release()
-		dec, err = c.Capture(func() error { return g.Decode(launch) })
-	}
+	pre, dec, err := genrun.Capture(c, g, launch)
 	finishProgress()
 	if errors.Is(err, errInterrupted) {
-		if dec != nil {
-			dec.Release()
-		}
 		return stopped("in the warm-up", false)
 	}
 	if err != nil {
 		return fail("warm-up: %v", err)
 	}
+	defer pre.Release()
 	defer dec.Release()
 	if err := c.Sync(ctx); err != nil {
 		return fail("warm-up sync: %v", err)
@@ -401,19 +369,11 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	// The driver's code generation: lavapipe's happens at a pipeline's
 	// first dispatch (primePipelines), so each winner is dispatched once
 	// with 0 workgroups; nothing runs.
-	primeStart, primeID := time.Now(), gpu.NewStreamID()
-	seen := map[*gpu.Kernel]bool{}
-	primed, err := primePipelines(ctx, g, g.PrefillPlan(), rep.Winners, seen, primeID)
-	if err == nil {
-		var more int
-		more, err = primePipelines(ctx, g, g.DecodePlan(), rep.Winners, seen, primeID)
-		primed += more
-	}
-	d.CloseStream(primeID)
+	primed, primeTime, err := genrun.Prime(ctx, g, rep.Winners)
 	if err != nil {
 		return fail("warm-up: priming the pipelines: %v", err)
 	}
-	rep.WarmupPrimeMs = ms(time.Since(primeStart))
+	rep.WarmupPrimeMs = ms(primeTime)
 	rep.WarmupSeconds, rep.WarmupCompiles = warmTime.Seconds(), warmCompiles
 	rep.MeasurementLaunches = client.ServiceStats()[d.ServiceID()].Executed
 	rep.LaunchesCaptured = warmStats.Captured
@@ -431,16 +391,17 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "\n== 2. generation, process mode %v: the prefill graph replayed once, then the decode graph once per token\n", reg.ProcessMode())
 	fmt.Fprintf(stdout, "      (the state buffer, position and token, written before each; the argmax read back: 4 bytes)\n")
 	compiles1, replays0 := d.Stats().Compiles, c.Stats().Replays
-	tokens, ttft, steps, created, err := generateReplayed(ctx, g, c, pre, dec, n)
+	run, err := genrun.Replayed(ctx, g, c, pre, dec, n)
+	tokens, ttft, steps, created := run.Tokens, run.TTFT, run.Steps, run.Created
 	if err != nil && ctx.Err() != nil {
-		rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), msList(steps)
+		rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), genrun.MsList(steps)
 		return stopped(fmt.Sprintf("in the generation, after %d of %d tokens", len(tokens), n), true)
 	}
 	if err != nil {
 		return fail("%v", err)
 	}
-	rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), msList(steps)
-	rep.TokenMsMedian, rep.TokenMsP99, rep.TokenMsMin, rep.TokenMsMax, rep.TokensPerS = latencies(steps)
+	rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), genrun.MsList(steps)
+	rep.TokenMsMedian, rep.TokenMsP99, rep.TokenMsMin, rep.TokenMsMax, rep.TokensPerS = genrun.Latencies(steps)
 	rep.RealPassCompiles, rep.BuffersCreatedAfterFirst = d.Stats().Compiles-compiles1, created
 	rep.Replays = c.Stats().Replays - replays0
 	fmt.Fprintf(stdout, "  generated:                 %s\n", joinIDs(tokens))
@@ -504,47 +465,4 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		fmt.Fprintf(stdout, "  chart:                     %s\n", png)
 	}
 	return 0
-}
-
-// generateReplayed runs the generation by replaying the captured graphs:
-// the prefill once, then the decode step per token, the state written
-// before each. It returns the tokens, the time to the first (the
-// prefill's replay to its token read back), each decode step's time
-// (write to token read back), and the GPU buffers created after the
-// first token (staging included).
-func generateReplayed(ctx context.Context, g *decoder.Generator, c *client.Client, pre, dec *client.Graph, n int) (tokens []uint32, ttft time.Duration, steps []time.Duration, created int64, err error) {
-	d := g.Device()
-	tokens, steps = make([]uint32, 0, n), make([]time.Duration, 0, n-1)
-	start := time.Now()
-	if err := c.Replay(pre); err != nil {
-		return nil, 0, nil, 0, fmt.Errorf("prefill replay: %w", err)
-	}
-	tok, err := g.ReadNext(ctx)
-	if err != nil {
-		return nil, 0, nil, 0, fmt.Errorf("the first token: %w", err)
-	}
-	ttft = time.Since(start)
-	tokens = append(tokens, tok)
-	s0 := d.Stats()
-	p := len(g.Prompt)
-	for i := 1; i < n; i++ {
-		if ctx.Err() != nil { // Ctrl-C: stop at a token boundary with the tokens so far
-			return tokens, ttft, steps, 0, errInterrupted
-		}
-		start := time.Now()
-		if err := g.SetState(p+i-1, tok); err != nil {
-			return nil, 0, nil, 0, err
-		}
-		if err := c.Replay(dec); err != nil {
-			return nil, 0, nil, 0, fmt.Errorf("decode replay at position %d: %w", p+i-1, err)
-		}
-		if tok, err = g.ReadNext(ctx); err != nil {
-			return nil, 0, nil, 0, fmt.Errorf("the token after position %d: %w", p+i-1, err)
-		}
-		steps = append(steps, time.Since(start))
-		tokens = append(tokens, tok)
-	}
-	s1 := d.Stats()
-	created = s1.BuffersCreated - s0.BuffersCreated + s1.StagingCreated - s0.StagingCreated
-	return tokens, ttft, steps, created, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/genrun"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -163,13 +164,13 @@ func TestLatencies(t *testing.T) {
 	for i := 100; i >= 1; i-- {
 		ts = append(ts, time.Duration(i)*time.Millisecond)
 	}
-	median, p99, lo, hi, perS := latencies(ts)
+	median, p99, lo, hi, perS := genrun.Latencies(ts)
 	assert.Equal(t, 51.0, median)
 	assert.Equal(t, 99.0, p99)
 	assert.Equal(t, 1.0, lo)
 	assert.Equal(t, 100.0, hi)
 	assert.InDelta(t, 100/5.05, perS, 1e-9)
-	_, p99, _, _, _ = latencies(ts[:10]) // 100..91 ms
+	_, p99, _, _, _ = genrun.Latencies(ts[:10]) // 100..91 ms
 	assert.Equal(t, 100.0, p99, "p99 of 10 is the largest")
 	assert.Equal(t, 100*time.Millisecond, ts[0], "the input is not sorted in place")
 }

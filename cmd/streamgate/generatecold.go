@@ -15,10 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/internal/genrun"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -36,17 +35,7 @@ const (
 )
 
 // coldReport is what a child prints.
-type coldReport struct {
-	TTFTMs         float64   `json:"ttft_ms"`
-	Compiles       int64     `json:"compiles"`        // pipelines compiled before the first token
-	DecodeCompiles int64     `json:"decode_compiles"` // and during the first decode step
-	TokenMs        []float64 `json:"token_ms"`
-	Tokens         []uint32  `json:"tokens"`
-
-	SandboxStartMs   float64 `json:"sandbox_start_ms"`
-	CompileMsPrefill float64 `json:"compile_ms_prefill"`
-	CompileMsDecode  float64 `json:"compile_ms_decode"`
-}
+type coldReport = genrun.Cold
 
 // coldEnv returns the environment of a cold child: this process's, with
 // Mesa's shader cache off and pointed at the empty folder dir/mesa (other
@@ -165,7 +154,7 @@ func generateChild(ctx context.Context, mode string, cfg generateConfig, stdout,
 	var rep *coldReport
 	switch mode {
 	case childCold:
-		rep, err = coldGenerate(ctx, g, winners, cfg.tokens)
+		rep, err = genrun.Generate(ctx, g, winners, cfg.tokens)
 	case childCompile:
 		rep, err = coldCompile(ctx, g, winners)
 	default:
@@ -177,55 +166,6 @@ func generateChild(ctx context.Context, mode string, cfg generateConfig, stdout,
 	return writeJSON(stdout, rep)
 }
 
-// coldGenerate runs the generation as a process without a warm-up would:
-// each op's winner launched through a client under ProcessExecute, its
-// pipelines compiling at their first launch; it checks the result against
-// the CPU reference.
-func coldGenerate(ctx context.Context, g *decoder.Generator, winners map[string]string, n int) (*coldReport, error) {
-	d := g.Device()
-	c := client.New(d, client.WithRegistry(registry.New())) // ProcessExecute
-	defer c.Close()
-	launch := decoder.Chosen(c, winners)
-	var rep coldReport
-	start := time.Now()
-	if err := g.Prefill(launch); err != nil {
-		return nil, fmt.Errorf("prefill: %w", err)
-	}
-	tok, err := g.ReadNext(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("the first token: %w", err)
-	}
-	rep.TTFTMs, rep.Compiles = ms(time.Since(start)), d.Stats().Compiles
-	rep.Tokens = append(rep.Tokens, tok)
-	p := len(g.Prompt)
-	for i := 1; i < n; i++ {
-		start := time.Now()
-		if err := g.SetState(p+i-1, tok); err != nil {
-			return nil, err
-		}
-		if err := g.Decode(launch); err != nil {
-			return nil, fmt.Errorf("decode at position %d: %w", p+i-1, err)
-		}
-		if tok, err = g.ReadNext(ctx); err != nil {
-			return nil, fmt.Errorf("the token after position %d: %w", p+i-1, err)
-		}
-		rep.TokenMs = append(rep.TokenMs, ms(time.Since(start)))
-		rep.Tokens = append(rep.Tokens, tok)
-		if i == 1 {
-			rep.DecodeCompiles = d.Stats().Compiles - rep.Compiles
-		}
-	}
-	logits, err := g.ReadLogits(ctx, n-1)
-	if err != nil {
-		return nil, err
-	}
-	want := decoder.ReferenceGenerate(g.Config, g.W, g.Prompt, n)
-	if _, err := decoder.CheckGeneration(want, rep.Tokens, logits, p); err != nil {
-		return nil, err
-	}
-	return &rep, nil
-}
-
 // sandboxProbe is a kernel of its own whose compile starts the naga
 // sandbox, so that the compile figures are the pipelines' alone.
 const sandboxProbe = `@group(0) @binding(0) var<storage, read_write> x: array<u32>;
@@ -233,7 +173,7 @@ const sandboxProbe = `@group(0) @binding(0) var<storage, read_write> x: array<u3
 
 // coldCompile compiles the winners' pipelines of the prefill, then those
 // the decode step adds, each primed with a dispatch of 0 workgroups
-// (primePipelines), timing each set, after starting the sandbox.
+// (genrun.PrimePipelines), timing each set, after starting the sandbox.
 func coldCompile(ctx context.Context, g *decoder.Generator, winners map[string]string) (*coldReport, error) {
 	d := g.Device()
 	var rep coldReport
@@ -247,54 +187,13 @@ func coldCompile(ctx context.Context, g *decoder.Generator, winners map[string]s
 	seen := map[*gpu.Kernel]bool{}
 	var err error
 	start = time.Now()
-	if _, err = primePipelines(ctx, g, g.PrefillPlan(), winners, seen, id); err != nil {
+	if _, err = genrun.PrimePipelines(ctx, g, g.PrefillPlan(), winners, seen, id); err != nil {
 		return nil, err
 	}
 	rep.CompileMsPrefill, start = ms(time.Since(start)), time.Now()
-	if _, err = primePipelines(ctx, g, g.DecodePlan(), winners, seen, id); err != nil {
+	if _, err = genrun.PrimePipelines(ctx, g, g.DecodePlan(), winners, seen, id); err != nil {
 		return nil, err
 	}
 	rep.CompileMsDecode = ms(time.Since(start))
 	return &rep, nil
-}
-
-// primePipelines compiles the pipeline of each launch of plan (its op's
-// variant in winners) that is not in seen, and dispatches it once, with 0
-// workgroups, on stream id of the device, then syncs the stream; it
-// returns how many it primed. A dispatch of 0 workgroups runs nothing,
-// but lavapipe (llvmpipe) generates a compute shader's machine code at
-// its first dispatch, not when the pipeline is created: about 0.1 s a
-// pipeline here, which a warm-up that only creates pipelines would leave
-// to the first real launch whenever Mesa's shader cache does not hold it.
-func primePipelines(ctx context.Context, g *decoder.Generator, plan []decoder.Launch, winners map[string]string, seen map[*gpu.Kernel]bool, id gpu.StreamID) (int, error) {
-	d := g.Device()
-	n := 0
-	var args []gpu.Buffer
-	for _, l := range plan {
-		k := chosenVariant(l.Op, winners).Kernel
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		if err := d.Compile(ctx, k); err != nil {
-			return n, err
-		}
-		args = args[:0]
-		for _, b := range l.Args {
-			args = append(args, g.Buffer(b))
-		}
-		if err := d.Launch(id, k, [3]uint32{}, args...); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, d.Sync(ctx, id)
-}
-
-// chosenVariant is the variant decoder.Chosen launches for o.
-func chosenVariant(o *decoder.Op, winners map[string]string) decoder.Variant {
-	if v, ok := o.Variant(winners[o.Key]); ok {
-		return v
-	}
-	return o.Variants[0]
 }

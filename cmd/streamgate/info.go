@@ -10,6 +10,7 @@ import (
 	"io"
 	"reflect"
 
+	"github.com/streamgate/streamgate/internal/genrun"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -102,7 +103,7 @@ func info(adapter string, stdout, stderr io.Writer) int {
 		if a.Backend != wgpu.BackendVulkan && a.Backend != wgpu.BackendMetal && a.Backend != wgpu.BackendD3D12 {
 			note = " (listed only: -adapter opens Vulkan, Metal and D3D12 adapters)"
 		}
-		fmt.Fprintf(stdout, "  %d. %s%s\n", i, describeAdapter(a), note)
+		fmt.Fprintf(stdout, "  %d. %s%s\n", i, genrun.DescribeAdapter(a), note)
 		fmt.Fprintf(stdout, "     vendor %q (%#x), device %#x\n", a.Vendor, a.VendorID, a.DeviceID)
 	}
 	d, err := wgpu.Open(wgpu.Options{Adapter: adapter})

@@ -2,10 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
+
+	"github.com/streamgate/streamgate/internal/genrun"
 )
 
 // exitInterrupted is the exit status of a command that Ctrl-C stopped:
@@ -14,7 +15,7 @@ const exitInterrupted = 130
 
 // errInterrupted is what a step returns at the launch boundary where it
 // found the command's context canceled by Ctrl-C.
-var errInterrupted = errors.New("interrupted")
+var errInterrupted = genrun.ErrInterrupted
 
 // interruptContext returns a context that the first Ctrl-C cancels; the
 // second one exits the process at once with status 130. stop stops

@@ -14,6 +14,7 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
@@ -108,7 +109,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 
 	fmt.Fprintf(stdout, "streamgate warmup: a GPT-2-style decoder, %d layers, width %d, %d heads, %d tokens, vocabulary %d: %d launches a step; %d real steps\n",
 		mc.Layers, mc.Width, mc.Heads, mc.Seq, mc.Vocab, mc.Launches(), cfg.steps)
-	rep.Adapter = describeAdapter(d.Info())
+	rep.Adapter = genrun.DescribeAdapter(d.Info())
 	fmt.Fprintf(stdout, "adapter: %s\n", rep.Adapter)
 	cr.status(stdout)
 
@@ -137,7 +138,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	tu := tune.New(c, opts...)
 	var tuned []string // the keys measured so far, in order
 	seen := map[string]bool{}
-	launch := tunedLaunch(ctx, tu, c, func(o *decoder.Op, res *tune.Result) {
+	launch := genrun.TunedLaunch(ctx, tu, c, func(o *decoder.Op, res *tune.Result) {
 		rep.Winners[o.Key] = res.Winner
 		if !seen[o.Key] {
 			seen[o.Key] = true

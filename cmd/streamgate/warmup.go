@@ -13,6 +13,7 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
@@ -149,8 +150,8 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 
 	fmt.Fprintf(stdout, "streamgate warmup: C = A·B (%d×%d · %d×%d), row softmax of C, sum of the softmax; %d real steps\n",
 		cfg.M, cfg.K, cfg.K, cfg.N, cfg.steps)
-	fmt.Fprintf(stdout, "adapter: %s\n", describeAdapter(d.Info()))
-	rep.Adapter = describeAdapter(d.Info())
+	fmt.Fprintf(stdout, "adapter: %s\n", genrun.DescribeAdapter(d.Info()))
+	rep.Adapter = genrun.DescribeAdapter(d.Info())
 	cr.status(stdout)
 
 	w, a, b, err := newWorkload(d, cfg.shape, cfg.seed)
@@ -301,19 +302,6 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	fmt.Fprintf(stdout, "  CPU check:                 passed (matmul max error %.2g, softmax max error %.2g, sum %.7g error %.2g)\n",
 		mmErr, smErr, gotSum[0], sumErr)
 	return 0
-}
-
-// describeAdapter formats an adapter on one line.
-func describeAdapter(i wgpu.AdapterInfo) string {
-	ts := "no"
-	if i.Timestamps {
-		ts = "yes"
-	}
-	s := fmt.Sprintf("%s [%v, %v", i.Name, i.Type, i.Backend)
-	if i.Driver != "" {
-		s += ", " + i.Driver
-	}
-	return s + "], timestamps: " + ts
 }
 
 // indent indents each line of s by two spaces.

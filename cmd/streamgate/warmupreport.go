@@ -3,17 +3,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/tune"
 )
 
 // warmupJSONHelp is the -json part of streamgate help warmup.
@@ -128,27 +122,4 @@ func sayInterrupted(stderr io.Writer, cmd, where string, inWarmup bool, keys []s
 	}
 	fmt.Fprintf(stderr, "streamgate %s: interrupted %s: %s\n", cmd, where, what)
 	return exitInterrupted
-}
-
-// tunedLaunch is decoder.Tuned for the command: each tunable op runs
-// through tu, its result to record; a launch first checks ctx and returns
-// errInterrupted once it has ended (Ctrl-C), so that the step stops at a
-// launch boundary, while a tune or a launch already started finishes
-// (the work runs on ctx without its cancel).
-func tunedLaunch(ctx context.Context, tu *tune.Tuner, c *client.Client, record func(*decoder.Op, *tune.Result)) func(*decoder.Op, []gpu.Buffer) error {
-	work := context.WithoutCancel(ctx)
-	return func(o *decoder.Op, args []gpu.Buffer) error {
-		if ctx.Err() != nil {
-			return errInterrupted
-		}
-		if o.Tunable() {
-			res, err := tu.Run(work, o.Tune, args...)
-			if res != nil {
-				record(o, res)
-			}
-			return err
-		}
-		v := o.Variants[0]
-		return c.Launch(v.Kernel, v.Workgroups, args...)
-	}
 }

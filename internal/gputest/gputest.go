@@ -1,4 +1,4 @@
-//go:build cgo
+//go:build cgo || (js && wasm)
 
 // Package gputest opens real WebGPU devices for tests: on a GPU, or on Mesa's
 // lavapipe (Vulkan on the CPU) where there is none.
@@ -7,6 +7,7 @@ package gputest
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"testing"
 
 	"go.uber.org/goleak"
@@ -31,7 +32,13 @@ func Main(run func() int) {
 func RunLeakChecked(m *testing.M) int {
 	code := m.Run()
 	if code == 0 {
-		if err := goleak.Find(); err != nil {
+		var opts []goleak.Option
+		if runtime.GOOS == "js" {
+			// The runtime's own goroutine that runs js.FuncOf callbacks
+			// (syscall/js), parked between events.
+			opts = append(opts, goleak.IgnoreAnyFunction("runtime.handleEvent"))
+		}
+		if err := goleak.Find(opts...); err != nil {
 			fmt.Fprintln(os.Stderr, "goleak:", err)
 			return 1
 		}

@@ -1,3 +1,5 @@
+//go:build !(js && wasm)
+
 package lower
 
 import (
@@ -7,57 +9,7 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/wgpu/internal/naga"
-	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
-
-// Options are [Lower]'s limits.
-type Options struct {
-	// Limits are the front-end's (zero fields: wgsl's defaults).
-	Limits wgsl.Limits
-	// Timeout bounds naga's run, counted after its sandbox has started;
-	// 0 is no bound but ctx's.
-	Timeout time.Duration
-}
-
-// Module is a user's module lowered for the driver.
-type Module struct {
-	// Front is the front-end's reading of the user's module, the
-	// overrides' values in (array counts, workgroup sizes).
-	Front *wgsl.Module
-	// Source is the module the driver compiles.
-	Source string
-	// LoweredNames are the names in Source of Front's entry points, in
-	// the same order: naga renames a function whose name the driver
-	// reserves.
-	LoweredNames []string
-	// Map maps a position of Source back to the user's source.
-	Map *Map
-}
-
-// ErrorKind classifies an [*Error].
-type ErrorKind uint8
-
-// The kinds of [*Error].
-const (
-	// KindInvalid: the module breaks a rule of WGSL or of WebGPU (naga
-	// 30's validation, an override's value).
-	KindInvalid ErrorKind = iota + 1
-	// KindLimit: the lowering ran past Options.Timeout.
-	KindLimit
-	// KindInternal: the compiler's sandbox failed, or its output did not
-	// read; not the module's fault.
-	KindInternal
-)
-
-// Error is a module [Lower] refuses, other than the front-end's refusals
-// (a *wgsl.Error) and the driver's (an *UnsupportedError). Where it has a
-// position, Msg begins with "wgsl:LINE:COL: " in the user's source.
-type Error struct {
-	Kind ErrorKind
-	Msg  string
-}
-
-func (e *Error) Error() string { return e.Msg }
 
 // Lower lowers the user's module source, with the override values
 // constants (by name or by @id), for the driver:
@@ -80,26 +32,11 @@ func (e *Error) Error() string { return e.Msg }
 // Errors are *wgsl.Error, *Error, *UnsupportedError, or ctx.Err() when
 // ctx ends first.
 func Lower(ctx context.Context, source string, constants map[string]float64, opts Options) (*Module, error) {
-	m, err := wgsl.Parse(source, opts.Limits)
+	b, err := Bind(source, constants, opts.Limits)
 	if err != nil {
 		return nil, err
 	}
-	f := m.File
-	changed, err := BindOverrides(m, constants)
-	if err != nil {
-		return nil, &Error{KindInvalid, err.Error()}
-	}
-	bound := source
-	var marks []wgsl.Mark
-	if changed {
-		// Array counts and workgroup sizes may use the overrides: analyze
-		// the tree again with the values in (its positions are still the
-		// user's), then print it for naga.
-		if m, err = wgsl.Analyze(f, source, opts.Limits); err != nil {
-			return nil, err
-		}
-		bound, marks = wgsl.SprintMarks(f)
-	}
+	m, f, bound, changed := b.Front, b.Front.File, b.Source, b.Changed
 	out, err := nagaLower(ctx, bound, opts.Timeout)
 	if err != nil {
 		var ne *naga.Error
@@ -115,7 +52,7 @@ func Lower(ctx context.Context, source string, constants map[string]float64, opt
 		if ne.Line > 0 {
 			l, c := ne.Line, ne.Column
 			if changed {
-				l, c = userPosition(source, bound, marks, l, c)
+				l, c = b.UserPosition(l, c)
 			}
 			where = fmt.Sprintf("wgsl:%d:%d: ", l, c)
 		}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/streamgate/streamgate/cmd/streamgate-web/internal/page"
+	"github.com/streamgate/streamgate/internal/chromium"
+)
+
+// testQuery is a model small enough for SwiftShader on a busy CPU.
+const testQuery = "?layers=2&width=64&heads=4&vocab=256&max-seq=32&prompt-len=8&tokens=8"
+
+var app struct {
+	once           sync.Once
+	wasm, wasmExec []byte
+	err            error
+}
+
+// servePage builds the page's program (once per test binary) and serves
+// it; the server closes with the test.
+func servePage(t *testing.T) string {
+	t.Helper()
+	chromium.Require(t)
+	app.once.Do(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		app.wasm, app.wasmExec, app.err = buildApp(ctx, "go")
+	})
+	if app.err != nil {
+		t.Fatal(app.err)
+	}
+	srv := httptest.NewServer(&server{wasm: app.wasm, wasmExec: app.wasmExec, started: time.Now()})
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// TestPage runs the demo in headless Chromium on its WebGPU adapter
+// (SwiftShader) and checks what the page measured and shows.
+func TestPage(t *testing.T) {
+	url := servePage(t) + testQuery
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	v, err := openPage(ctx, url, false, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := v.Result
+	if r.State != page.StateDone {
+		t.Fatalf("the page finished in state %q: %s %s\nconsole:\n%s", r.State, r.Error, r.Hint, lastLines(v.Console, 30))
+	}
+	if !r.CPUCheck || !r.ColdCPUCheck {
+		t.Errorf("CPU check = %v, cold %v; want both passed", r.CPUCheck, r.ColdCPUCheck)
+	}
+	if r.Adapter == "" {
+		t.Error("no adapter shown")
+	}
+	if len(r.Generated) != r.Tokens || r.Tokens != 8 {
+		t.Errorf("generated %d tokens (%v), want the query's 8", len(r.Generated), r.Generated)
+	}
+	checks := []struct {
+		name string
+		ok   bool
+	}{
+		{"launches captured > 0", r.LaunchesCaptured > 0},
+		{"launches executed = prefill + 7 decode steps", r.LaunchesExecuted == uint64(r.LaunchesPrefill+7*r.LaunchesPerToken)},
+		{"replays = 8", r.Replays == 8},
+		{"warm-up compiles > 0", r.WarmupCompiles > 0},
+		{"compiles avoided > 0", r.CompilesAvoided > 0},
+		{"generation compiled nothing", r.RealPassCompiles == 0},
+		{"time to first token warm > 0", r.TTFTMsWarm > 0},
+		{"time to first token cold > 0", r.TTFTMsCold > 0},
+		{"cold compiled before its first token", r.ColdCompiles > 0},
+		{"7 warm token times", len(r.TokenMs) == 7},
+		{"7 cold token times", len(r.ColdTokenMs) == 7},
+	}
+	for _, ms := range append(r.TokenMs, r.ColdTokenMs...) {
+		if !(ms > 0) {
+			checks = append(checks, struct {
+				name string
+				ok   bool
+			}{"token times > 0", false})
+			break
+		}
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s: no; the result: %+v", c.name, r)
+		}
+	}
+	for _, s := range []string{"CPU check\tpassed", "compiles avoided\t", "per token, warm\t", "time to first token, cold\t"} {
+		if !strings.Contains(v.Figures, s) {
+			t.Errorf("the table lacks %q:\n%s", s, v.Figures)
+		}
+	}
+	if !strings.HasPrefix(v.Chart, "<svg") || strings.Count(v.Chart, "<polyline") != 2 {
+		t.Errorf("the chart is not an SVG with a warm and a cold line: %.300s", v.Chart)
+	}
+	if !strings.HasPrefix(v.Status, "done") {
+		t.Errorf("status line %q, want done", v.Status)
+	}
+	t.Logf("adapter %s; time to first token warm %.2f ms, cold %.2f ms; per token warm median %.3f ms, cold first %.2f ms then median %.3f ms",
+		r.Adapter, r.TTFTMsWarm, r.TTFTMsCold, r.TokenMsMedian, r.ColdFirstStepMs, r.ColdTokenMsMed)
+}
+
+// TestPageNoAdapter opens the page in a Chromium without
+// --enable-unsafe-webgpu, where requestAdapter returns null: the page
+// says so, names the flag, and finishes.
+func TestPageNoAdapter(t *testing.T) {
+	url := servePage(t) + testQuery
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	v, err := openPage(ctx, url, true, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := v.Result
+	if r.State != page.StateNoAdapter {
+		t.Fatalf("state %q (%s), want %q\nconsole:\n%s", r.State, r.Error, page.StateNoAdapter, lastLines(v.Console, 30))
+	}
+	for _, s := range []string{"no WebGPU adapter", "--enable-unsafe-webgpu"} {
+		if !strings.Contains(v.Message, s) {
+			t.Errorf("the message %q lacks %q", v.Message, s)
+		}
+	}
+	if v.Chart != "" || r.CPUCheck {
+		t.Errorf("a page without an adapter shows a chart (%q) or a CPU check (%v)", v.Chart, r.CPUCheck)
+	}
+}

@@ -1,0 +1,326 @@
+//go:build js && wasm
+
+package wgpu
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"syscall/js"
+)
+
+// The browser's side of the js build: a small JavaScript object per device
+// (jsRuntime) that holds the WebGPU objects in a table Go names by index,
+// and encodes a whole batch of launches — an integer command list Go
+// recorded — into one compute pass in one call (flush). Every promise is
+// awaited from a goroutine (await), never inside a js.FuncOf callback.
+
+// Commands of the list a stream records and flush decodes, one uint32 each:
+//
+//	cmdLaunch pipeline groups bg0 … bgN-1 x y z
+//	cmdReplay graph   (a graph's own list, held by the JS side)
+const (
+	cmdLaunch = 0
+	cmdReplay = 1
+)
+
+// runtimeJS makes a device's JavaScript side: new Function("device", runtimeJS)(device).
+const runtimeJS = `
+"use strict";
+const objs = [null];
+const free = [];
+const put = (o) => { const i = free.length ? free.pop() : objs.length; objs[i] = o; return i; };
+let cmdBytes = new Uint8Array(1 << 16);
+let cmd = new Uint32Array(cmdBytes.buffer);
+let scopes = [];
+const lbg = [-1, -1, -1, -1, -1, -1, -1, -1];
+let lp = -1;
+const run = (pass, u, n) => {
+	let i = 0;
+	while (i < n) {
+		const op = u[i++];
+		if (op === 0) {
+			const p = u[i++];
+			if (p !== lp) { pass.setPipeline(objs[p]); lp = p; }
+			const ng = u[i++];
+			for (let g = 0; g < ng; g++) {
+				const b = u[i++];
+				if (b !== lbg[g]) { pass.setBindGroup(g, objs[b]); lbg[g] = b; }
+			}
+			pass.dispatchWorkgroups(u[i], u[i + 1], u[i + 2]);
+			i += 3;
+		} else {
+			const g = objs[u[i++]];
+			run(pass, g, g.length);
+		}
+	}
+};
+const scoped = (fn) => {
+	device.pushErrorScope("validation");
+	device.pushErrorScope("out-of-memory");
+	device.pushErrorScope("internal");
+	try { return fn(); } finally {
+		scopes.push(device.popErrorScope(), device.popErrorScope(), device.popErrorScope());
+	}
+};
+const errText = (e) => {
+	if (!e) return "";
+	let t = "validation";
+	if (typeof GPUOutOfMemoryError !== "undefined" && e instanceof GPUOutOfMemoryError) t = "out-of-memory";
+	else if (typeof GPUInternalError !== "undefined" && e instanceof GPUInternalError) t = "internal";
+	return t + "\n" + (e.message || String(e));
+};
+return {
+	put,
+	del: (i) => { objs[i] = undefined; free.push(i); },
+	get: (i) => objs[i],
+	cmdBuf: (n) => {
+		if (cmdBytes.byteLength < n) {
+			let m = cmdBytes.byteLength;
+			while (m < n) m *= 2;
+			cmdBytes = new Uint8Array(m);
+			cmd = new Uint32Array(cmdBytes.buffer);
+		}
+		return cmdBytes;
+	},
+	flush: (n) => scoped(() => {
+		const enc = device.createCommandEncoder();
+		const pass = enc.beginComputePass();
+		lp = -1; lbg.fill(-1);
+		run(pass, cmd, n);
+		pass.end();
+		device.queue.submit([enc.finish()]);
+	}),
+	graph: (n) => put(cmd.slice(0, n)),
+	newBuffer: (size, usage) => scoped(() => put(device.createBuffer({size, usage}))),
+	destroy: (i) => { const b = objs[i]; objs[i] = undefined; free.push(i); if (b && b.destroy) b.destroy(); },
+	write: (b, off, n) => scoped(() => device.queue.writeBuffer(objs[b], off, cmdBytes, 0, n)),
+	copy: (src, so, dst, dof, n) => scoped(() => {
+		const enc = device.createCommandEncoder();
+		if (src === 0) enc.clearBuffer(objs[dst], dof, n); else enc.copyBufferToBuffer(objs[src], so, objs[dst], dof, n);
+		device.queue.submit([enc.finish()]);
+	}),
+	read: (b, off, n) => {
+		const s = scoped(() => {
+			const s = device.createBuffer({size: n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST});
+			const enc = device.createCommandEncoder();
+			enc.copyBufferToBuffer(objs[b], off, s, 0, n);
+			device.queue.submit([enc.finish()]);
+			return s;
+		});
+		return s.mapAsync(GPUMapMode.READ).then(() => {
+			const out = new Uint8Array(s.getMappedRange().slice(0));
+			s.destroy();
+			return out;
+		}, (e) => { s.destroy(); throw e; });
+	},
+	layout: (...a) => scoped(() => {
+		const entries = [];
+		for (let i = 0; i < a.length; i += 3) {
+			const type = ["storage", "read-only-storage", "uniform"][a[i + 1]];
+			const buffer = {type};
+			if (a[i + 2] > 0) buffer.minBindingSize = a[i + 2];
+			entries.push({binding: a[i], visibility: GPUShaderStage.COMPUTE, buffer});
+		}
+		return put(device.createBindGroupLayout({entries}));
+	}),
+	bindGroup: (layout, ...a) => scoped(() => {
+		const entries = [];
+		for (let i = 0; i < a.length; i += 2) entries.push({binding: a[i], resource: {buffer: objs[a[i + 1]]}});
+		return put(device.createBindGroup({layout: objs[layout], entries}));
+	}),
+	compile: async (label, code, entry, ...layouts) => {
+		device.pushErrorScope("validation");
+		const module = device.createShaderModule({label, code});
+		const scope = device.popErrorScope();
+		const info = await module.getCompilationInfo();
+		const serr = await scope;
+		for (const m of info.messages) {
+			if (m.type === "error") return {error: "validation", line: m.lineNum, col: m.linePos, message: m.message};
+		}
+		if (serr) return {error: "validation", line: 0, col: 0, message: serr.message};
+		device.pushErrorScope("validation");
+		const layout = device.createPipelineLayout({label, bindGroupLayouts: layouts.map((i) => objs[i])});
+		const lerr = await device.popErrorScope();
+		if (lerr) return {error: "validation", line: 0, col: 0, message: lerr.message};
+		try {
+			const p = await device.createComputePipelineAsync({label, layout, compute: {module, entryPoint: entry}});
+			return {pipeline: put(p)};
+		} catch (e) {
+			return {error: "validation", line: 0, col: 0, message: e.message || String(e)};
+		}
+	},
+	done: () => {
+		const s = scopes;
+		scopes = [];
+		return Promise.all([device.queue.onSubmittedWorkDone(), ...s]).then((r) => {
+			for (let i = 1; i < r.length; i++) if (r[i]) return errText(r[i]);
+			return "";
+		});
+	},
+	errors: () => {
+		const s = scopes;
+		scopes = [];
+		return Promise.all(s).then((r) => {
+			for (const e of r) if (e) return errText(e);
+			return "";
+		});
+	},
+	lost: () => device.lost.then((i) => (i && i.message) || "the device was lost"),
+	destroyDevice: () => device.destroy(),
+};
+`
+
+// jsRuntime is a device's JavaScript side (runtimeJS). Its methods are
+// looked up once, at Open.
+type jsRuntime struct {
+	obj                                                     js.Value
+	put, del, get, cmdBuf, flush, graph, newBuffer, destroy js.Value
+	write, copy, read, layout, bindGroup, compile, done     js.Value
+	errors, destroyDevice                                   js.Value
+	cmdBytes                                                js.Value // the Uint8Array cmdBuf last returned
+	cmdCap                                                  int
+}
+
+func newRuntime(device js.Value) *jsRuntime {
+	mk := js.Global().Get("Function").New("device", runtimeJS)
+	o := mk.Invoke(device)
+	r := &jsRuntime{obj: o}
+	for _, f := range []struct {
+		v    *js.Value
+		name string
+	}{
+		{&r.put, "put"}, {&r.del, "del"}, {&r.get, "get"}, {&r.cmdBuf, "cmdBuf"}, {&r.flush, "flush"},
+		{&r.graph, "graph"}, {&r.newBuffer, "newBuffer"}, {&r.destroy, "destroy"}, {&r.write, "write"},
+		{&r.copy, "copy"}, {&r.read, "read"}, {&r.layout, "layout"}, {&r.bindGroup, "bindGroup"},
+		{&r.compile, "compile"}, {&r.done, "done"}, {&r.errors, "errors"}, {&r.destroyDevice, "destroyDevice"},
+	} {
+		*f.v = o.Get(f.name)
+	}
+	return r
+}
+
+// load copies b into the runtime's command bytes (growing them as needed).
+func (r *jsRuntime) load(b []byte) {
+	if len(b) > r.cmdCap || r.cmdBytes.IsUndefined() {
+		r.cmdBytes = r.cmdBuf.Invoke(len(b))
+		r.cmdCap = r.cmdBytes.Get("byteLength").Int()
+	}
+	js.CopyBytesToJS(r.cmdBytes, b)
+}
+
+// inCallback reports whether the calling goroutine runs a js.FuncOf
+// callback: the JavaScript that called it waits for it to return, so a
+// promise it awaited could never resolve (the event loop is blocked on
+// this very call). The runtime runs callbacks from syscall/js's
+// handleEvent, which is on the stack then.
+func inCallback() bool {
+	var pcs [64]uintptr
+	n := runtime.Callers(2, pcs[:])
+	frames := runtime.CallersFrames(pcs[:n])
+	for {
+		f, more := frames.Next()
+		if f.Function == "syscall/js.handleEvent" {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// callbackError is the error of an op that would await a promise inside a
+// js.FuncOf callback.
+func callbackError(op string) error {
+	return newError(op, ErrorTypeInvalidArgument, "called inside a js.FuncOf callback, where awaiting the browser would deadlock "+
+		"(the page's event loop waits for the callback to return): call it from a goroutine (go func() { … }())")
+}
+
+// await waits for promise p from a goroutine and returns its value, or an
+// error when it rejects (the rejection's message) or ctx is done first
+// (ctx.Err(); the callbacks are released once the promise settles). Inside
+// a js.FuncOf callback it refuses with callbackError instead of
+// deadlocking.
+func await(ctx context.Context, op string, p js.Value) (js.Value, error) {
+	if inCallback() {
+		return js.Value{}, callbackError(op)
+	}
+	type result struct {
+		v   js.Value
+		err string
+		bad bool
+	}
+	ch := make(chan result, 1)
+	var then, catch js.Func
+	then = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		var v js.Value
+		if len(args) > 0 {
+			v = args[0]
+		}
+		ch <- result{v: v}
+		return nil
+	})
+	catch = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		msg := "rejected"
+		if len(args) > 0 {
+			msg = jsMessage(args[0])
+		}
+		ch <- result{err: msg, bad: true}
+		return nil
+	})
+	p.Call("then", then, catch)
+	release := func() { then.Release(); catch.Release() }
+	select {
+	case r := <-ch:
+		release()
+		if r.bad {
+			return js.Value{}, newError(op, ErrorTypeInternal, "%s", r.err)
+		}
+		return r.v, nil
+	case <-ctx.Done():
+		go func() { <-ch; release() }()
+		return js.Value{}, ctx.Err()
+	}
+}
+
+// jsMessage is a JavaScript error's message.
+func jsMessage(v js.Value) string {
+	if v.Type() == js.TypeObject {
+		if m := v.Get("message"); m.Type() == js.TypeString {
+			return m.String()
+		}
+	}
+	return v.String()
+}
+
+// scopeError converts the text of runtimeJS's errText ("type\nmessage"),
+// "" for none.
+func scopeError(op, text string) error {
+	if text == "" {
+		return nil
+	}
+	typ, msg, _ := strings.Cut(text, "\n")
+	t := ErrorTypeValidation
+	switch typ {
+	case "out-of-memory":
+		t = ErrorTypeOutOfMemory
+	case "internal":
+		t = ErrorTypeInternal
+	}
+	return &Error{Op: op, Type: t, Message: "the browser's WebGPU: " + msg}
+}
+
+// catchJS runs fn, turning a JavaScript exception it throws into an
+// [*Error] of op (syscall/js panics with a js.Error).
+func catchJS(op string, err *error, fn func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			if je, ok := r.(js.Error); ok {
+				*err = newError(op, ErrorTypeValidation, "the browser's WebGPU: %s", jsMessage(je.Value))
+				return
+			}
+			panic(r)
+		}
+	}()
+	fn()
+}

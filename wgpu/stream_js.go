@@ -1,0 +1,331 @@
+//go:build js && wasm
+
+package wgpu
+
+import (
+	"context"
+	"sync"
+	"unsafe"
+
+	"github.com/streamgate/streamgate/gpu"
+)
+
+// A stream of the js build: Launch appends to an integer command list
+// (jsrt_js.go's commands) in Go; flushLocked hands the list to the page
+// in one call, which encodes it into one compute pass and submits it.
+
+// stream is one logical stream's pending work. All fields are guarded by
+// mu.
+type stream struct {
+	d  *Device
+	id gpu.StreamID
+
+	mu        sync.Mutex
+	cmds      []uint32                // the commands since the last flush
+	launches  int                     // launches in cmds, a replay's counted one by one
+	seq       uint64                  // launches accepted on this stream
+	used      map[*bindGroup]struct{} // bind groups the batch uses
+	replays   []*Graph                // graphs replayed in the batch
+	recent    [recentBGs]recentBG
+	nextSlot  int
+	submitted bool
+	closed    bool
+}
+
+// bindGroup is a cached bind group, released (dropped from the JS table)
+// when one of its buffers is, or by Close.
+type bindGroup struct {
+	key     bgKey     // written once
+	ref     int       // written once: the GPUBindGroup's index in the JS table
+	buffers []*Buffer // written once
+}
+
+// bindGroupFor returns the cached bind group for key, creating it.
+// Called inside d.enter.
+func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup, error) {
+	d.bgMu.Lock()
+	defer d.bgMu.Unlock()
+	if bg, ok := d.bindGroups[key]; ok {
+		return bg, nil
+	}
+	args := make([]any, 0, 1+2*key.n)
+	args = append(args, key.g.bgl)
+	for i := range key.n {
+		args = append(args, key.g.binds[i].Index, bufs[i].ref)
+	}
+	var ref int
+	var err error
+	catchJS(op, &err, func() { ref = d.rt.bindGroup.Invoke(args...).Int() })
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Message = key.g.name + ": " + e.Message
+		}
+		return nil, err
+	}
+	bg := &bindGroup{key: key, ref: ref, buffers: append([]*Buffer(nil), bufs...)}
+	d.bindGroups[key] = bg
+	for _, b := range bg.buffers {
+		if len(b.bindGroups) == 0 || b.bindGroups[len(b.bindGroups)-1] != bg {
+			b.bindGroups = append(b.bindGroups, bg)
+		}
+	}
+	return bg, nil
+}
+
+// stream returns the stream id's state, creating it on first use, or nil
+// when CloseStream retired id.
+func (d *Device) stream(id gpu.StreamID) *stream {
+	if s, ok := d.streams.Load(id); ok {
+		return s
+	}
+	d.retired.mu.Lock()
+	defer d.retired.mu.Unlock()
+	if d.retired.hasLocked(id) {
+		return nil
+	}
+	s, _ := d.streams.LoadOrCompute(id, func() *stream {
+		return &stream{d: d, id: id, used: map[*bindGroup]struct{}{}}
+	})
+	return s
+}
+
+// lockStream returns the stream id's state, locked, or an error matching
+// ErrStreamClosed when CloseStream retired id.
+func (d *Device) lockStream(op string, id gpu.StreamID) (*stream, error) {
+	for {
+		s := d.stream(id)
+		if s == nil {
+			return nil, streamClosedError(op, id)
+		}
+		s.mu.Lock()
+		if !s.closed {
+			return s, nil
+		}
+		s.mu.Unlock()
+	}
+}
+
+// Launch records one dispatch of k on stream, with the checks and the
+// binding order of the desktop build's Launch (see there): a failed check
+// is an [*Error] naming the kernel and the binding, and records nothing.
+// It compiles k first if needed, which awaits the browser's compiler: the
+// first launch of a kernel must come from a goroutine, not a js.FuncOf
+// callback (there it returns an error). The dispatch is submitted on
+// [Device.Flush] or [Device.Sync], when the stream has MaxBatch
+// dispatches pending, or on an upload, read-back or release of a buffer
+// it binds. A launch the browser still rejects is reported by the next
+// Sync (its error scope resolves later), not by the call that submitted
+// it.
+func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
+	const op = "Launch"
+	if k == nil {
+		return newError(op, ErrorTypeInvalidArgument, "nil kernel")
+	}
+	p, ok := d.byKernel.Load(k)
+	if !ok || !p.ok.Load() || d.closed.Load() {
+		var err error
+		if p, err = d.pipelineFor(context.Background(), k); err != nil {
+			return err
+		}
+	}
+	var inline [inlineBindings]*Buffer
+	p, bufs, err := d.checkBindings(op, p, workgroups, bindings, inline[:0])
+	if err != nil {
+		return err
+	}
+	return d.record(op, id, p, bufs, workgroups)
+}
+
+// record records a checked launch on stream id.
+func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
+	leave, err := d.enter(op)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	for i, b := range bufs {
+		if b.released.Load() || b.recycled.Load() {
+			return d.deadBinding(op, p, i, b)
+		}
+	}
+	s, err := d.lockStream(op, id)
+	if err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	first := len(s.cmds)
+	s.cmds = append(s.cmds, cmdLaunch, uint32(p.pipe), uint32(len(p.groups)))
+	for gi := range p.groups {
+		g := &p.groups[gi]
+		if g.lo == g.hi {
+			s.cmds = append(s.cmds, uint32(g.empty))
+			continue
+		}
+		bg, err := s.groupBG(op, g, bufs[g.lo:g.hi])
+		if err != nil {
+			s.cmds = s.cmds[:first]
+			return err
+		}
+		s.cmds = append(s.cmds, uint32(bg.ref))
+	}
+	s.cmds = append(s.cmds, workgroups[0], workgroups[1], workgroups[2])
+	s.seq++
+	s.launches++
+	if s.launches >= d.maxBatch {
+		return s.flushLocked(op)
+	}
+	return nil
+}
+
+// flushLocked hands the stream's commands to the page, which encodes them
+// into one compute pass and submits it: one copy of the list and one call.
+func (s *stream) flushLocked(op string) error {
+	if len(s.cmds) == 0 {
+		return nil
+	}
+	d := s.d
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s.cmds))), 4*len(s.cmds))
+	var err error
+	d.jsMu.Lock()
+	catchJS(op, &err, func() {
+		d.rt.load(raw)
+		d.rt.flush.Invoke(len(s.cmds))
+	})
+	d.jsMu.Unlock()
+	if err == nil {
+		s.submitted = true
+	}
+	s.clearLocked()
+	return err
+}
+
+// clearLocked forgets the batch: its commands, the bind groups it used
+// and its replays.
+func (s *stream) clearLocked() {
+	for bg := range s.used {
+		for _, b := range bg.buffers {
+			b.mu.Lock()
+			delete(b.users, s)
+			b.mu.Unlock()
+		}
+		delete(s.used, bg)
+	}
+	for _, g := range s.replays {
+		g.pendingOn.CompareAndSwap(s, nil)
+	}
+	clear(s.replays)
+	s.replays = s.replays[:0]
+	s.cmds = s.cmds[:0]
+	s.launches = 0
+}
+
+// CloseStream submits the stream's recorded launches, drops its state and
+// retires the id for good, as the desktop build's CloseStream does.
+func (d *Device) CloseStream(id gpu.StreamID) error {
+	const op = "CloseStream"
+	leave, err := d.enter(op)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	for {
+		s, ok := d.streams.Load(id)
+		if !ok {
+			d.retired.mu.Lock()
+			_, made := d.streams.Load(id)
+			if !made {
+				d.retired.addLocked(id)
+			}
+			d.retired.mu.Unlock()
+			if !made {
+				return nil
+			}
+			continue
+		}
+		s.mu.Lock()
+		if s.closed {
+			s.mu.Unlock()
+			continue
+		}
+		err := s.flushLocked(op)
+		s.closed = true
+		s.recent = [recentBGs]recentBG{}
+		d.retired.mu.Lock()
+		d.retired.addLocked(s.id)
+		d.streams.Delete(s.id)
+		d.retired.mu.Unlock()
+		s.mu.Unlock()
+		return err
+	}
+}
+
+// isRetired reports whether CloseStream retired id.
+func (d *Device) isRetired(id gpu.StreamID) bool {
+	d.retired.mu.Lock()
+	defer d.retired.mu.Unlock()
+	return d.retired.hasLocked(id)
+}
+
+// Flush submits the stream's recorded launches without waiting. An error
+// is the browser's exception at encoding, or [ErrClosed]; the browser's
+// validation of the submitted work is reported by [Device.Sync].
+func (d *Device) Flush(id gpu.StreamID) error {
+	const op = "Flush"
+	leave, err := d.enter(op)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	s, ok := d.streams.Load(id)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.flushLocked(op)
+}
+
+// Sync flushes the stream and waits until the queue has done the work
+// submitted so far (queue.onSubmittedWorkDone), then reports the first
+// error the browser found in the device's work since the last Sync (its
+// error scopes are the device's, so a Sync may report another stream's
+// error). A stream with no state, or one CloseStream retired, has nothing
+// to wait for: nil. If ctx is done first it returns ctx.Err(). It awaits
+// the browser: inside a js.FuncOf callback it returns an error instead.
+func (d *Device) Sync(ctx context.Context, id gpu.StreamID) error {
+	const op = "Sync"
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	leave, err := d.enter(op)
+	if err != nil {
+		return err
+	}
+	s, ok := d.streams.Load(id)
+	if !ok {
+		leave()
+		return nil
+	}
+	if inCallback() {
+		leave()
+		return callbackError(op)
+	}
+	s.mu.Lock()
+	ferr := s.flushLocked(op)
+	submitted := s.submitted
+	s.mu.Unlock()
+	if !submitted {
+		leave()
+		return ferr
+	}
+	p := d.rt.done.Invoke()
+	leave()
+	v, err := await(ctx, op, p)
+	if err != nil {
+		return err
+	}
+	if ferr != nil {
+		return ferr
+	}
+	return scopeError(op, v.String())
+}
