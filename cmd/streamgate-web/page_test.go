@@ -73,6 +73,7 @@ func TestPage(t *testing.T) {
 		name string
 		ok   bool
 	}{
+		{"cross-origin isolated (the server's headers)", r.Isolated},
 		{"launches captured > 0", r.LaunchesCaptured > 0},
 		{"launches executed = prefill + 7 decode steps", r.LaunchesExecuted == uint64(r.LaunchesPrefill+7*r.LaunchesPerToken)},
 		{"replays = 8", r.Replays == 8},
