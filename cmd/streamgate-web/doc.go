@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command streamgate-web serves the browser demo of streamgate: it builds
 // the program of cmd/streamgate-web/app with GOOS=js GOARCH=wasm (or
 // takes one built already, -wasm), and serves it on 127.0.0.1 with its
@@ -17,4 +19,7 @@
 // serves until interrupted. With -screenshot it instead opens the page in
 // headless Chromium (with WebGPU), waits for the demo to finish, saves a
 // PNG of the page and exits: 0 when the page's CPU check passed.
+//
+// The server is a desktop program: its files are built for every
+// platform but js (the page's program is the js one).
 package main

@@ -1,3 +1,5 @@
+//go:build !js
+
 package main
 
 import (
@@ -99,6 +101,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return fail("-screenshot: %v", err)
 		}
 		fmt.Fprintf(stdout, "streamgate-web: %s: the page finished (%s), saved %s\n", url, res.State, *shot)
+		if res.State == "done" {
+			fmt.Fprintf(stdout, "  adapter %s; CPU check passed %v; launches per token %d, compiles avoided %d\n"+
+				"  time to first token: warm %.2f ms, cold %.2f ms; per token: warm median %.3f ms, cold first %.2f ms then median %.3f ms\n",
+				res.Adapter, res.CPUCheck, res.LaunchesPerToken, res.CompilesAvoided,
+				res.TTFTMsWarm, res.TTFTMsCold, res.TokenMsMedian, res.ColdFirstStepMs, res.ColdTokenMsMed)
+		}
 		if res.State != "done" || !res.CPUCheck {
 			return fail("the page did not pass: %s %s", res.State, res.Error)
 		}

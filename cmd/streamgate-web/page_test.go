@@ -1,7 +1,11 @@
+//go:build !js
+
 package main
 
 import (
+	"bytes"
 	"context"
+	"image/png"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -45,9 +49,12 @@ func TestPage(t *testing.T) {
 	url := servePage(t) + testQuery
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	v, err := openPage(ctx, url, false, false)
+	v, err := openPage(ctx, url, false, true)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cfg, err := png.DecodeConfig(bytes.NewReader(v.PNG)); err != nil || cfg.Width < 800 || cfg.Height < 600 {
+		t.Errorf("the screenshot: %d bytes, %dx%d, %v; want a PNG of the page, at least 800x600", len(v.PNG), cfg.Width, cfg.Height, err)
 	}
 	r := v.Result
 	if r.State != page.StateDone {
@@ -66,6 +73,7 @@ func TestPage(t *testing.T) {
 		name string
 		ok   bool
 	}{
+		{"cross-origin isolated (the server's headers)", r.Isolated},
 		{"launches captured > 0", r.LaunchesCaptured > 0},
 		{"launches executed = prefill + 7 decode steps", r.LaunchesExecuted == uint64(r.LaunchesPrefill+7*r.LaunchesPerToken)},
 		{"replays = 8", r.Replays == 8},

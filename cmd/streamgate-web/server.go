@@ -1,3 +1,5 @@
+//go:build !js
+
 package main
 
 import (
@@ -52,6 +54,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", typ)
 	w.Header().Set("Cache-Control", "no-store") // a rebuilt program is never stale
+	// Cross-origin isolation: without it Chromium coarsens performance.now,
+	// the clock of Go's time.Since under js, to 100 µs; with it, to 5 µs.
+	w.Header().Set("Cross-Origin-Opener-Policy", "same-origin")
+	w.Header().Set("Cross-Origin-Embedder-Policy", "require-corp")
 	http.ServeContent(w, r, r.URL.Path, s.started, bytes.NewReader(body))
 }
 

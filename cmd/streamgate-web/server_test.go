@@ -1,3 +1,5 @@
+//go:build !js
+
 package main
 
 import (
@@ -52,8 +54,11 @@ func TestServer(t *testing.T) {
 				if got := resp.Header.Get("Content-Type"); got != tc.typ {
 					t.Errorf("Content-Type = %q, want %q", got, tc.typ)
 				}
-				if got := resp.Header.Get("Cache-Control"); got != "no-store" {
-					t.Errorf("Cache-Control = %q, want no-store", got)
+				for h, want := range map[string]string{"Cache-Control": "no-store",
+					"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"} {
+					if got := resp.Header.Get(h); got != want {
+						t.Errorf("%s = %q, want %q", h, got, want)
+					}
 				}
 			}
 			for _, s := range tc.body {

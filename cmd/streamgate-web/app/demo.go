@@ -121,7 +121,7 @@ func demo(ctx context.Context, ui *ui, d *wgpu.Device, cfg page.Config) (page.Re
 
 	// 4. Cold: the same generation on a fresh device, no warm-up.
 	if cfg.Cold {
-		ui.step("4. the same generation cold: a fresh device (its own pipeline cache), the winners above, no warm-up: its pipelines compile at their launches")
+		ui.step("4. the same generation cold: a fresh device (its own pipeline cache; the browser's shader cache stays), the winners above, no warm-up: its pipelines compile at their launches")
 		if err := cold(ctx, cfg, weights, winners, &res); err != nil {
 			return res, fmt.Errorf("cold: %w", err)
 		}

@@ -46,6 +46,7 @@ func run(ctx context.Context, ui *ui) page.Result {
 	if err != nil {
 		res.State, res.Error = page.StateError, err.Error()
 	}
+	res.Isolated = js.Global().Get("crossOriginIsolated").Truthy()
 	return res
 }
 

@@ -77,26 +77,18 @@ func lines(b *strings.Builder, r Result, x, y, w, h float64) {
 		text(b, x+w/2, y+h/2, "middle", "no decode steps")
 		return
 	}
-	d0, d1 := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
-	if d1 <= d0 {
-		d1 = d0 + 1
-	}
-	py := func(v float64) float64 { return y + h - h*(math.Log10(v)-d0)/(d1-d0) }
+	ticks := logTicks(lo, hi)
+	l0, l1 := math.Log10(ticks[0]), math.Log10(ticks[len(ticks)-1])
+	py := func(v float64) float64 { return y + h - h*(math.Log10(v)-l0)/(l1-l0) }
 	px := func(i int) float64 {
 		if n == 1 {
 			return x + w/2
 		}
 		return x + w*float64(i)/float64(n-1)
 	}
-	for d := d0; d <= d1; d++ {
-		for _, m := range []float64{1, 2, 5} { // gridlines at 1, 2 and 5 of each decade
-			v := m * math.Pow(10, d)
-			if d == d1 && m > 1 {
-				break
-			}
-			fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, x, py(v), x+w, py(v))
-			text(b, x-6, py(v)+4, "end", fmt.Sprintf("%g", v))
-		}
+	for _, v := range ticks {
+		fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="#ddd"/>`, x, py(v), x+w, py(v))
+		text(b, x-6, py(v)+4, "end", fmt.Sprintf("%g", v))
 	}
 	text(b, x+w/2, y+h+30, "middle", "generated token (decode step)")
 	for i := 0; i < n; i += max(1, n/8) {
@@ -120,6 +112,29 @@ func lines(b *strings.Builder, r Result, x, y, w, h float64) {
 	series("warm", warmColor, r.TokenMs, r.TokenMsMedian, 0)
 	if r.Cold {
 		series("cold", coldColor, r.ColdTokenMs, r.ColdTokenMsMed, 1)
+	}
+}
+
+// logTicks returns the gridlines of a log axis over lo..hi (0 < lo <=
+// hi): the values 1, 2 and 5 times a power of ten from the last at or
+// below lo to the first at or above hi, at least two.
+func logTicks(lo, hi float64) []float64 {
+	var ticks []float64
+	for d := math.Floor(math.Log10(lo)); ; d++ {
+		for _, m := range []float64{1, 2, 5} {
+			v := m * math.Pow(10, d)
+			next := v * 2
+			if m == 2 {
+				next = v * 2.5
+			}
+			if next <= lo*(1+1e-9) {
+				continue // the next tick is still at or below lo
+			}
+			ticks = append(ticks, v)
+			if v >= hi*(1-1e-9) && len(ticks) >= 2 {
+				return ticks
+			}
+		}
 	}
 }
 

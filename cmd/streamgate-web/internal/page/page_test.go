@@ -2,6 +2,7 @@ package page
 
 import (
 	"encoding/xml"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -151,6 +152,28 @@ func TestParseQuery(t *testing.T) {
 	} {
 		if _, err := ParseQuery(tc.q); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ParseQuery(%q) = %v, want an error with %q", tc.q, err, tc.want)
+		}
+	}
+}
+
+func TestLogTicks(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{8, 90, "5 10 20 50 100"},
+		{10, 100, "10 20 50 100"},
+		{0.3, 0.4, "0.2 0.5"},
+		{3, 3, "2 5"},
+		{1, 1, "1 2"},
+		{0.004, 250, "0.002 0.005 0.01 0.02 0.05 0.1 0.2 0.5 1 2 5 10 20 50 100 200 500"},
+	} {
+		var got []string
+		for _, v := range logTicks(tc.lo, tc.hi) {
+			got = append(got, strconv.FormatFloat(v, 'g', 6, 64))
+		}
+		if s := strings.Join(got, " "); s != tc.want {
+			t.Errorf("logTicks(%g, %g) = %s, want %s", tc.lo, tc.hi, s, tc.want)
 		}
 	}
 }

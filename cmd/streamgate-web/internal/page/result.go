@@ -21,6 +21,10 @@ type Result struct {
 	Error   string `json:"error"`   // what went wrong, for the states other than StateDone
 	Hint    string `json:"hint"`    // what to do about it (which browser flag), if known
 	Adapter string `json:"adapter"` // the adapter, on one line
+	// Isolated is the page's crossOriginIsolated: the browser's clock
+	// (performance.now, which Go's time.Since reads) then has finer steps
+	// (5 µs in Chromium, else 100 µs).
+	Isolated bool `json:"cross_origin_isolated"`
 
 	Layers    int      `json:"layers"`
 	Width     int      `json:"width"`

@@ -37,6 +37,7 @@ func Rows(r Result) []Row {
 		Row{"CPU check", check},
 		Row{"time to first token, warm", fmt.Sprintf("%.2f ms (the prefill's replay and the first token's read-back)", r.TTFTMsWarm)},
 		Row{"per token, warm", fmt.Sprintf("%.3f ms median, p99 %.3f ms over %d decode steps: %.0f tokens/s", r.TokenMsMedian, r.TokenMsP99, len(r.TokenMs), r.TokensPerS)},
+		Row{"clock", clock(r.Isolated)},
 	)
 	if r.Cold {
 		coldCheck := "FAILED"
@@ -49,6 +50,13 @@ func Rows(r Result) []Row {
 		)
 	}
 	return rows
+}
+
+func clock(isolated bool) string {
+	if isolated {
+		return "performance.now, the page cross-origin isolated (Chromium: 5 µs steps)"
+	}
+	return "performance.now, the page not cross-origin isolated (Chromium: 100 µs steps)"
 }
 
 func ratio(a, b float64) float64 {
