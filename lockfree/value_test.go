@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/streamgate/streamgate/internal/spin"
 	"github.com/streamgate/streamgate/lockfree"
 )
 
@@ -90,6 +91,7 @@ func TestValueLosesNoUpdate(t *testing.T) {
 							return
 						default:
 						}
+						spin.Yield()
 						c := v.Load()
 						if c.N != c.Check*3 || len(c.Log) != c.Check || c.Check < last {
 							bad.Add(1)
@@ -134,6 +136,7 @@ func TestReaderCheckCatchesInPlaceMutation(t *testing.T) {
 				return
 			default:
 			}
+			spin.Yield()
 			mu.Lock()
 			c := v.Load()
 			if c.N != c.Check*3 {

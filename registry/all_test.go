@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/internal/model"
+	"github.com/streamgate/streamgate/internal/spin"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -118,6 +119,7 @@ func TestAllConcurrent(t *testing.T) {
 						return
 					default:
 					}
+					spin.Yield()
 					if rng.IntN(2) == 0 || len(open) == 0 {
 						s := registry.ServiceStream{Service: 1, Stream: registry.StreamID(rng.IntN(nstreams))}
 						open = append(open, r.Set(registry.StreamMode(rng.IntN(2)), s))

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/streamgate/streamgate/internal/spin"
 )
 
 // checkFast fails unless the fast word claims no more than sn: each quiet
@@ -41,6 +43,7 @@ func TestFastWord(t *testing.T) {
 				return
 			default:
 			}
+			spin.Yield()
 			// Read the word between two loads of the same snapshot: the
 			// word was current while that snapshot was.
 			sn := r.state.Load()

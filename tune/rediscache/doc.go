@@ -1,7 +1,9 @@
 // Package rediscache shares tune results with a fleet on Redis: a
 // [tune.Cache] in front of a process's local cache (an SQLite file from
 // package tune/sqlitecache, say). It is a package of its own so that a
-// program that never uses Redis does not link its client.
+// program that never uses Redis does not link its client. It is desktop
+// only: a GOOS=js build compiles, and [Open] there fails with an error that
+// says so (a browser page has no TCP; tune/webcache is its cache).
 //
 // A load asks the local cache first, then Redis, and keeps what Redis has
 // in the local cache; a store goes to both. While one process tunes a key,

@@ -118,7 +118,8 @@ type Cache struct {
 // redis://[[user]:password@]host[:port][/db] or rediss:// (TLS), as
 // redis.ParseURL reads them. Only a malformed URL is an error: a server
 // that does not answer is logged, and the cache works from local until it
-// does. Close closes local too.
+// does. Close closes local too. In a GOOS=js build Open fails with
+// ErrUnsupported (desktop only: a page has no TCP).
 func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
 	cfg := config{log: slogwarn.New(), timeout: DefaultTimeout, claimTTL: DefaultClaimTTL, prefix: DefaultPrefix}
 	for _, o := range opts {
@@ -126,6 +127,9 @@ func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
 	}
 	if local == nil {
 		panic("rediscache: nil local cache")
+	}
+	if errPlatform != nil {
+		return nil, errPlatform
 	}
 	ro, err := redis.ParseURL(rawURL)
 	if err != nil {

@@ -1,3 +1,5 @@
+//go:build !js
+
 package sqlitecache
 
 // OpenRetries counts the steps of Open retried for a lock held by another

@@ -1,3 +1,5 @@
+//go:build !js
+
 package sqlitecache
 
 import (
@@ -23,37 +25,12 @@ import (
 	"github.com/streamgate/streamgate/tune"
 )
 
-// Version is the format version of the cache file. Changing it makes every
-// earlier entry a miss. Version 2 keys entries by (device, key, candidates)
-// apart; version 1 joined them with "|".
-const Version = 2
-
 // cacheAppID is the SQLite application_id of a streamgate tune cache: "SGtu".
 const cacheAppID = 0x53477475
 
 // busyTimeout bounds how long an open or a store waits for another
 // process's lock on the cache file.
 const busyTimeout = 10 * time.Second
-
-// ErrNotCache is returned by [Open] for a file that is not a streamgate
-// tune cache; the file is left untouched.
-var ErrNotCache = errors.New("not a streamgate tune cache")
-
-// An Option configures [Open].
-type Option interface{ apply(*config) }
-
-type optionFunc func(*config)
-
-func (f optionFunc) apply(c *config) { f(c) }
-
-type config struct {
-	log *slog.Logger
-}
-
-// WithLogger sends the cache's warnings (an entry that does not decode, a
-// version-1 file upgraded, a read-only file's first store) to l. By default
-// they go to slog.Default(), warnings and above.
-func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.log = l }) }
 
 // Cache is a [tune.Cache] in one SQLite file. It is safe for concurrent use
 // by multiple goroutines, and several processes may use one file at once.

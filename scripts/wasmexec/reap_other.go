@@ -1,0 +1,9 @@
+//go:build !linux
+
+package main
+
+func becomeSubreaper() {}
+
+// reapChildren does nothing: chromedp kills Chromium, and only Linux has
+// subreapers.
+func reapChildren() {}
