@@ -7,6 +7,8 @@ import (
 	"context"
 	"image/png"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -137,5 +139,35 @@ func TestPageNoAdapter(t *testing.T) {
 	}
 	if v.Chart != "" || r.CPUCheck {
 		t.Errorf("a page without an adapter shows a chart (%q) or a CPU check (%v)", v.Chart, r.CPUCheck)
+	}
+}
+
+// TestScreenshotFlag runs the command with -screenshot: it serves the
+// program, runs the page in headless Chromium, saves a PNG and prints the
+// page's figures.
+func TestScreenshotFlag(t *testing.T) {
+	servePage(t) // builds the program
+	dir := t.TempDir()
+	wasm, shot := filepath.Join(dir, "app.wasm"), filepath.Join(dir, "shot.png")
+	if err := os.WriteFile(wasm, app.wasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"-wasm", wasm, "-screenshot", shot, "-query", strings.TrimPrefix(testQuery, "?") + "&cold=0", "-timeout", "4m"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%q) = %d; stdout %q, stderr %q", args, code, stdout.String(), stderr.String())
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.DecodeConfig(f); err != nil {
+		t.Errorf("%s is not a PNG: %v", shot, err)
+	}
+	for _, s := range []string{"the page finished (done)", "CPU check passed true", "time to first token: warm"} {
+		if !strings.Contains(stdout.String(), s) {
+			t.Errorf("stdout %q lacks %q", stdout.String(), s)
+		}
 	}
 }
