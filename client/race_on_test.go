@@ -1,4 +1,4 @@
-//go:build cgo && race
+//go:build (cgo || (js && wasm)) && race
 
 package client_test
 

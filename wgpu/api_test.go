@@ -1,3 +1,8 @@
+//go:build !(js && wasm)
+
+// Not in the browser: it reads the package's source files, and a page has
+// no file system; it checks the js build's API from the desktop.
+
 package wgpu_test
 
 import (
@@ -148,19 +153,39 @@ func signature(ft *ast.FuncType) string {
 // here until nocgo.go mirrors it (returning noCgo(op) or a zero value).
 func TestAPISameWithoutCgo(t *testing.T) {
 	withCgo, noCgo := build.Default, build.Default
-	withCgo.CgoEnabled, noCgo.CgoEnabled = true, false
-	a, b := exportedAPI(t, withCgo), exportedAPI(t, noCgo)
-	if !slices.Contains(a, "func Open(Options) (*Device, error)") {
-		t.Fatalf("the cgo build's API lacks Open; the parser found:\n%s", strings.Join(a, "\n"))
+	withCgo.GOOS, withCgo.GOARCH, withCgo.CgoEnabled = "linux", "amd64", true
+	noCgo.GOOS, noCgo.GOARCH, noCgo.CgoEnabled = "linux", "amd64", false
+	compareAPI(t, withCgo, noCgo, "nocgo.go")
+}
+
+// TestAPISameInBrowser guards the same for the js build (GOOS=js
+// GOARCH=wasm, the *_js.go files on navigator.gpu): a program that
+// compiles on the desktop compiles for the browser.
+func TestAPISameInBrowser(t *testing.T) {
+	withCgo, web := build.Default, build.Default
+	withCgo.GOOS, withCgo.GOARCH, withCgo.CgoEnabled = "linux", "amd64", true
+	web.GOOS, web.GOARCH, web.CgoEnabled = "js", "wasm", false
+	compareAPI(t, withCgo, web, "the *_js.go files")
+}
+
+// compareAPI fails t for each exported declaration of the cgo build that
+// the other build lacks, and each the other has that cgo lacks.
+func compareAPI(t *testing.T, withCgo, other build.Context, where string) {
+	t.Helper()
+	a, b := exportedAPI(t, withCgo), exportedAPI(t, other)
+	for name, api := range map[string][]string{"cgo": a, where: b} {
+		if !slices.Contains(api, "func Open(Options) (*Device, error)") {
+			t.Fatalf("the %s build's API lacks Open; the parser found:\n%s", name, strings.Join(api, "\n"))
+		}
 	}
 	for _, line := range a {
 		if !slices.Contains(b, line) {
-			t.Errorf("only with cgo (mirror it in nocgo.go): %s", line)
+			t.Errorf("only with cgo (mirror it in %s): %s", where, line)
 		}
 	}
 	for _, line := range b {
 		if !slices.Contains(a, line) {
-			t.Errorf("only without cgo (nocgo.go differs from the cgo files): %s", line)
+			t.Errorf("only in %s, not with cgo: %s", where, line)
 		}
 	}
 }

@@ -36,6 +36,9 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 		return nil, newError(op, ErrorTypeInternal, "%v", err)
 	}
 	m := b.Front
+	if err := lower.Supports(m.File, source, lower.BrowserDevice); err != nil {
+		return nil, &Error{Op: op, Type: ErrorTypeUnsupported, Message: err.Error()}
+	}
 	mi := &ModuleInfo{Lowered: b.Source, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints)), bound: b}
 	for _, ep := range m.EntryPoints {
 		info := EntryPointInfo{Name: ep.Name, Stage: ep.Stage, WorkgroupSize: ep.WorkgroupSize, LoweredName: ep.Name}

@@ -333,6 +333,9 @@ func (d *Device) HasTimestamps() bool { return false }
 // TimeStream returns an [*Error] of type [ErrorTypeUnsupported] and does
 // not call fn: the js build has no timestamp queries.
 func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() error) (time.Duration, error) {
+	if d.closed.Load() {
+		return 0, closedError("TimeStream")
+	}
 	return 0, newError("TimeStream", ErrorTypeUnsupported, "the js build has no timestamp queries (Device.HasTimestamps is false)")
 }
 

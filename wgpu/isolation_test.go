@@ -13,20 +13,6 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// countWGSL adds 1 to c[0] once per launch (one invocation) and needs 256
-// bytes at binding 1: a struct holding a fixed array.
-const countWGSL = `
-struct S { v: array<u32, 64> }
-@group(0) @binding(0) var<storage, read_write> c: array<atomic<u32>>;
-@group(0) @binding(1) var<storage, read_write> s: S;
-
-@compute @workgroup_size(1)
-fn main() {
-	atomicAdd(&c[0], 1u);
-	s.v[63] = 7u;
-}
-`
-
 // countRuntimeWGSL needs a runtime array of 16-byte structs: 16 bytes at
 // least.
 const countRuntimeWGSL = `

@@ -192,7 +192,7 @@ func (d *Device) frontFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error)
 			return nil, err
 		}
 		close(np.front)
-		d.byKernel.Store(k, np)
+		d.indexKernel(k, np)
 		d.drivers.Add(1)
 		go d.buildDriver(np, k, start)
 		return np, nil
@@ -205,8 +205,24 @@ func (d *Device) frontFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error)
 	if p.frontErr != nil {
 		return nil, p.frontErr
 	}
-	d.byKernel.Store(k, p)
+	d.indexKernel(k, p)
 	return p, nil
+}
+
+// kernelIndexMin is how many entries the index by kernel pointer may hold
+// before indexKernel empties it.
+const kernelIndexMin = 1024
+
+// indexKernel records p as k's pipeline in the index by kernel pointer,
+// which a launch reads before hashing k's content key. The index keeps its
+// kernels reachable, so it is bounded as the desktop build's: once it
+// holds kernelIndexMin entries and twice as many as there are pipelines,
+// it is emptied and refills from the launches that follow.
+func (d *Device) indexKernel(k *gpu.Kernel, p *pipeline) {
+	if n := d.byKernel.Size(); n >= kernelIndexMin && n >= 2*d.pipelines.Size() {
+		d.byKernel.Clear()
+	}
+	d.byKernel.Store(k, p)
 }
 
 // uncache removes p, failed, from the cache, keeping any newer entry.

@@ -46,6 +46,20 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 `
 
+// countWGSL adds 1 to c[0] once per launch (one invocation) and needs 256
+// bytes at binding 1: a struct holding a fixed array.
+const countWGSL = `
+struct S { v: array<u32, 64> }
+@group(0) @binding(0) var<storage, read_write> c: array<atomic<u32>>;
+@group(0) @binding(1) var<storage, read_write> s: S;
+
+@compute @workgroup_size(1)
+fn main() {
+	atomicAdd(&c[0], 1u);
+	s.v[63] = 7u;
+}
+`
+
 var (
 	addKernel = gpu.NewKernel("add", addWGSL, "main")
 	incKernel = gpu.NewKernel("inc", incWGSL, "main")

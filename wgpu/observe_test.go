@@ -1,11 +1,10 @@
-//go:build cgo
+//go:build cgo || (js && wasm)
 
 package wgpu_test
 
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"slices"
 	"sync"
 	"testing"
@@ -81,18 +80,4 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
-}
-
-func TestSetLoggerGetsTheDriverLog(t *testing.T) {
-	var buf syncBuffer
-	wgpu.SetLogger(slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug - 4})))
-	wgpu.SetLogLevel(wgpu.LogInfo)
-	defer func() {
-		wgpu.SetLogLevel(wgpu.LogError)
-		wgpu.SetLogger(nil)
-	}()
-	openTestDevice(t).Close()
-	if !bytes.Contains([]byte(buf.String()), []byte("component=wgpu-native")) {
-		t.Errorf("the driver's log at Info has no message from opening a device: %q", buf.String())
-	}
 }

@@ -1,4 +1,4 @@
-//go:build cgo
+//go:build cgo || (js && wasm)
 
 package wgpu_test
 
@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -169,6 +170,7 @@ func TestRecordRacesCloseStream(t *testing.T) {
 					if i == 3 {
 						started.Done()
 					}
+					runtime.Gosched() // without preemption (js/wasm), let CloseStream's goroutine in
 					n, err := call()
 					ran.Add(n)
 					if err == nil {

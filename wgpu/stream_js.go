@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/testhook"
 )
 
 // A stream of the js build: Launch appends to an integer command list
@@ -80,7 +81,7 @@ func (d *Device) stream(id gpu.StreamID) *stream {
 	}
 	d.retired.mu.Lock()
 	defer d.retired.mu.Unlock()
-	if d.retired.hasLocked(id) {
+	if d.retired.hasLocked(id) && !testhook.RecreateRetiredStreams.Load() {
 		return nil
 	}
 	s, _ := d.streams.LoadOrCompute(id, func() *stream {

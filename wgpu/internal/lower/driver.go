@@ -59,7 +59,7 @@ func forDriver(user *wgsl.File, source, out string) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lower: reading naga's output: %w", err)
 	}
-	if err := driverSupports(user, source, f); err != nil {
+	if err := driverSupports(user, source, f, nagaDriver); err != nil {
 		return nil, err
 	}
 	changed := indexThroughVars(f)
@@ -94,12 +94,24 @@ var (
 	subgroupFuncs    = []string{"subgroupBallot", "subgroupAdd", "subgroupMul", "subgroupBroadcast", "subgroupBroadcastFirst", "subgroupShuffle", "subgroupShuffleXor", "subgroupShuffleUp", "subgroupShuffleDown", "subgroupElect", "subgroupAll", "subgroupAny", "subgroupMax", "subgroupMin", "subgroupAnd", "subgroupOr", "subgroupXor", "subgroupExclusiveAdd", "subgroupInclusiveAdd", "subgroupExclusiveMul", "subgroupInclusiveMul", "subgroupBarrier", "quadBroadcast", "quadSwapX", "quadSwapY", "quadSwapDiagonal"}
 )
 
-const noSubgroups = "the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no subgroup operations"
+// nagaDriver is the compiler driverSupports names on the desktop.
+const nagaDriver = "the driver's shader compiler (naga 0.13, in wgpu-native 0.17)"
+
+// BrowserDevice is the compiler [Supports] names in a browser: the device
+// wgpu's js build opens asks for no optional feature.
+const BrowserDevice = "the browser's device (wgpu's js build requests no optional WebGPU feature: shader-f16, subgroups)"
+
+// Supports refuses, in the user's module, what the compiler named by who
+// has no way to run: extensions and the subgroup built-ins, at their
+// position in source (an *UnsupportedError).
+func Supports(user *wgsl.File, source, who string) error {
+	return driverSupports(user, source, user, who)
+}
 
 // driverSupports refuses what valid WGSL the driver's compiler has no way
 // to run: extensions and the subgroup built-ins. The errors point at the
 // construct in the user's tree.
-func driverSupports(user *wgsl.File, source string, f *wgsl.File) error {
+func driverSupports(user *wgsl.File, source string, f *wgsl.File, who string) error {
 	for _, d := range f.Decls {
 		if dd, ok := d.(*wgsl.DirectiveDecl); ok && dd.Keyword == "enable" {
 			ext := strings.Join(dd.Names, ", ")
@@ -109,7 +121,7 @@ func driverSupports(user *wgsl.File, source string, f *wgsl.File) error {
 				}
 				return -1
 			})
-			return &UnsupportedError{positionOf(source, at), fmt.Sprintf("enable %s: the driver's shader compiler (naga 0.13, in wgpu-native 0.17) has no %s extension", ext, ext)}
+			return &UnsupportedError{positionOf(source, at), fmt.Sprintf("enable %s: %s has no %s extension", ext, who, ext)}
 		}
 	}
 	var err error
@@ -127,7 +139,7 @@ func driverSupports(user *wgsl.File, source string, f *wgsl.File) error {
 						}
 						return -1
 					})
-					err = &UnsupportedError{positionOf(source, at), fmt.Sprintf("@builtin(%s): %s", id.Name, noSubgroups)}
+					err = &UnsupportedError{positionOf(source, at), fmt.Sprintf("@builtin(%s): %s has no subgroup operations", id.Name, who)}
 				}
 			}
 		case *wgsl.CallExpr:
@@ -138,7 +150,7 @@ func driverSupports(user *wgsl.File, source string, f *wgsl.File) error {
 					}
 					return -1
 				})
-				err = &UnsupportedError{positionOf(source, at), fmt.Sprintf("%s: %s", n.Fn.Name, noSubgroups)}
+				err = &UnsupportedError{positionOf(source, at), fmt.Sprintf("%s: %s has no subgroup operations", n.Fn.Name, who)}
 			}
 		}
 		return err == nil
