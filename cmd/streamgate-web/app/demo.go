@@ -99,7 +99,7 @@ func demo(ctx context.Context, ui *ui, d *wgpu.Device, cfg page.Config) (page.Re
 	st1 := c.Stats()
 	res.Generated, res.TTFTMsWarm, res.TokenMs = run.Tokens, genrun.Ms(run.TTFT), genrun.MsList(run.Steps)
 	res.TokenMsMedian, res.TokenMsP99, _, _, res.TokensPerS = genrun.Latencies(run.Steps)
-	res.RealPassCompiles = d.Stats().Compiles - compiles1
+	res.RealPassCompiles, res.BuffersCreated = d.Stats().Compiles-compiles1, run.Created
 	res.Replays, res.LaunchesExecuted = st1.Replays-st0.Replays, st1.Executed-st0.Executed
 	res.CompilesAvoided = res.WarmupCompiles - res.RealPassCompiles
 	if res.RealPassCompiles != 0 {

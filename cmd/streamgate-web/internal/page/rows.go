@@ -24,6 +24,7 @@ func Rows(r Result) []Row {
 		{"warm-up", fmt.Sprintf("%.0f ms: %d pipelines compiled, %d tunable keys (%d tuned, %d found in the tune cache), %d measurement launches, %d winners primed in %.0f ms",
 			r.WarmupMs, r.WarmupCompiles, r.Keys, r.TunedKeys, r.CacheHits, r.MeasurementLaunches, r.Primed, r.PrimeMs)},
 		{"compiles avoided", fmt.Sprintf("%d (the generation compiled %d pipelines; the warm-up compiled them before it)", r.CompilesAvoided, r.RealPassCompiles)},
+		{"GPU buffers created", fmt.Sprintf("%d after the first token (staging included)", r.BuffersCreated)},
 		{"generated", joinIDs(r.Generated)},
 	}
 	check := "not run"
