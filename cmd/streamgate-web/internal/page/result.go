@@ -49,7 +49,7 @@ type Result struct {
 	TunedKeys           int     `json:"tuned_keys"` // measured in this run
 	CacheHits           int     `json:"cache_hits"` // found in the tune cache
 	RealPassCompiles    int64   `json:"real_pass_compiles"`
-	CompilesAvoided     int64   `json:"compiles_avoided"` // compiled in the warm-up, not during the generation
+	CompilesAvoided     int64   `json:"compiles_avoided"`                  // compiled in the warm-up, not during the generation
 	BuffersCreated      int64   `json:"buffers_created_after_first_token"` // GPU buffers, staging included
 
 	CPUCheck    bool    `json:"cpu_check"`     // every token is the float64 reference's, every logit within tolerance
