@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -51,7 +52,7 @@ func TestPage(t *testing.T) {
 	url := servePage(t) + testQuery
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	v, err := openPage(ctx, url, false, true)
+	v, err := openPage(ctx, url, false, true, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,6 +77,7 @@ func TestPage(t *testing.T) {
 		ok   bool
 	}{
 		{"cross-origin isolated (the server's headers)", r.Isolated},
+		{"the tune cache in localStorage, every key tuned (a fresh profile)", r.Cache == page.CacheStorage && r.Keys > 0 && r.TunedKeys == r.Keys},
 		{"launches captured > 0", r.LaunchesCaptured > 0},
 		{"launches executed = prefill + 7 decode steps", r.LaunchesExecuted == uint64(r.LaunchesPrefill+7*r.LaunchesPerToken)},
 		{"replays = 8", r.Replays == 8},
@@ -124,7 +126,7 @@ func TestPageNoAdapter(t *testing.T) {
 	url := servePage(t) + testQuery
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	v, err := openPage(ctx, url, true, false)
+	v, err := openPage(ctx, url, true, false, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,5 +171,36 @@ func TestScreenshotFlag(t *testing.T) {
 		if !strings.Contains(stdout.String(), s) {
 			t.Errorf("stdout %q lacks %q", stdout.String(), s)
 		}
+	}
+}
+
+// TestPageReload loads the page twice in one browser: the first load
+// tunes every key and stores the winners in localStorage (tune/webcache),
+// the second finds them all and measures nothing.
+func TestPageReload(t *testing.T) {
+	url := servePage(t) + testQuery + "&cold=0"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	v, err := openPage(ctx, url, false, false, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Earlier) != 1 {
+		t.Fatalf("%d earlier loads, want 1", len(v.Earlier))
+	}
+	first, second := v.Earlier[0], v.Result
+	for i, r := range []page.Result{first, second} {
+		if r.State != page.StateDone || !r.CPUCheck || r.Cache != page.CacheStorage {
+			t.Fatalf("load %d: state %q (%s), CPU check %v, cache %q; want done, passed, %s", i+1, r.State, r.Error, r.CPUCheck, r.Cache, page.CacheStorage)
+		}
+	}
+	if first.Keys == 0 || first.TunedKeys != first.Keys || first.CacheHits != 0 || first.MeasurementLaunches == 0 {
+		t.Errorf("first load: %d keys, %d tuned, %d cache hits, %d measurement launches; want all tuned, measured", first.Keys, first.TunedKeys, first.CacheHits, first.MeasurementLaunches)
+	}
+	if second.CacheHits != second.Keys || second.TunedKeys != 0 || second.MeasurementLaunches != 0 {
+		t.Errorf("second load: %d keys, %d tuned, %d cache hits, %d measurement launches; want all found in the cache, nothing measured", second.Keys, second.TunedKeys, second.CacheHits, second.MeasurementLaunches)
+	}
+	if !slices.Equal(first.Generated, second.Generated) {
+		t.Errorf("the loads generated %v and %v, want the same tokens", first.Generated, second.Generated)
 	}
 }
