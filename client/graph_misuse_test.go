@@ -22,6 +22,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/leaktest"
+	"github.com/streamgate/streamgate/internal/spin"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/tune"
@@ -33,7 +35,7 @@ import (
 // reaches Capture's caller unchanged, nothing ran, and the client then
 // launches and captures as before. No goroutine is left behind.
 func TestCaptureStepPanicsAndExits(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer goleak.VerifyNone(t, leaktest.Options(goleak.IgnoreCurrent())...)
 	boom := errors.New("boom")
 	for _, tc := range []struct {
 		name  string
@@ -471,7 +473,7 @@ func TestGraphReleaseOrders(t *testing.T) {
 // documented), no panic; each nil replay put its launches on the stream
 // exactly once.
 func TestReplayRacesReleaseAndClose(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	defer goleak.VerifyNone(t, leaktest.Options(goleak.IgnoreCurrent())...)
 	rounds := 40
 	if testing.Short() {
 		rounds = 10
@@ -520,6 +522,7 @@ func TestReplayRacesReleaseAndClose(t *testing.T) {
 			defer wg.Done()
 			<-start
 			for {
+				spin.Yield() // Capture may never block: let Close run
 				g2, err := c.Capture(func() error { return step(c, buf) })
 				if errors.Is(err, client.ErrClosed) {
 					return
@@ -661,6 +664,7 @@ func TestReplayRacesCloseOnly(t *testing.T) {
 				defer wg.Done()
 				<-start
 				for {
+					spin.Yield() // Replay may never block: let Close run
 					if err := c.Replay(g); err != nil {
 						errs <- err
 						return

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/streamgate/streamgate/internal/leaktest"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m, leaktest.Options()...) }

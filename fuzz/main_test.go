@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/streamgate/streamgate/internal/leaktest"
 )
 
 // afterTests run once the package's tests have ended (the cgo fuzz target
@@ -19,7 +21,7 @@ func TestMain(m *testing.M) {
 		f()
 	}
 	if code == 0 {
-		if err := goleak.Find(); err != nil {
+		if err := goleak.Find(leaktest.Options()...); err != nil {
 			os.Stderr.WriteString("goleak: " + err.Error() + "\n")
 			code = 1
 		}

@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/tune"
-	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
 func entries(t *testing.T, c tune.Cache) map[tune.CacheKey]tune.Entry {
@@ -22,7 +21,7 @@ func entries(t *testing.T, c tune.Cache) map[tune.CacheKey]tune.Entry {
 }
 
 func TestExportImport(t *testing.T) {
-	src, err := sqlitecache.Open(filepath.Join(t.TempDir(), "src.db"))
+	src, err := openCache(t, filepath.Join(t.TempDir(), "src.db"))
 	require.NoError(t, err)
 	defer src.Close()
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -43,7 +42,7 @@ func TestExportImport(t *testing.T) {
 	assert.Equal(t, 3, strings.Count(all.String(), "\n"), "one entry a line")
 	assert.Equal(t, 3, strings.Count(all.String(), `"version":3`))
 
-	dst, err := sqlitecache.Open(filepath.Join(t.TempDir(), "dst.db"))
+	dst, err := openCache(t, filepath.Join(t.TempDir(), "dst.db"))
 	require.NoError(t, err)
 	defer dst.Close()
 	n, err = tune.Import(bytes.NewReader(all.Bytes()), dst)
@@ -99,13 +98,13 @@ func TestIssue22_ExportKeepsEveryByte(t *testing.T) {
 		{Device: "d", Key: "op/\x80\x00<&>", Candidates: "\xc3("}: {Ranking: []string{"n\xff", "n\xfe", "ok"}, Timing: tune.TimingWall, Created: created},
 		{Device: "d", Key: `{"base64":"eA=="}`, Candidates: "c"}:  {Ranking: []string{`{"base64":"eA=="}`}, Timing: tune.TimingWall, Created: created},
 	}
-	src, err := sqlitecache.Open(filepath.Join(t.TempDir(), "src.db"))
+	src, err := openCache(t, filepath.Join(t.TempDir(), "src.db"))
 	require.NoError(t, err)
 	defer src.Close()
 	for k, e := range stored {
 		require.NoError(t, src.Store(k, e))
 	}
-	require.Equal(t, stored, entries(t, src), "the SQLite cache keeps every byte")
+	require.Equal(t, stored, entries(t, src), "the persistent cache keeps every byte")
 	var out bytes.Buffer
 	n, err := tune.Export(&out, src, "")
 	require.NoError(t, err)
@@ -113,7 +112,7 @@ func TestIssue22_ExportKeepsEveryByte(t *testing.T) {
 	t.Log("\n" + out.String())
 	assert.Contains(t, out.String(), `"device":{"base64":"Z3B1/w=="}`, "bytes that are not UTF-8 as base64")
 	assert.Contains(t, out.String(), `"device":"gpu�"`, "U+FFFD itself as a string")
-	dst, err := sqlitecache.Open(filepath.Join(t.TempDir(), "dst.db"))
+	dst, err := openCache(t, filepath.Join(t.TempDir(), "dst.db"))
 	require.NoError(t, err)
 	defer dst.Close()
 	n, err = tune.Import(&out, dst)

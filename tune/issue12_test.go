@@ -17,7 +17,6 @@ import (
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
-	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
 // deadline bounds a test that a regression would hang: it then fails.
@@ -321,8 +320,8 @@ func TestIssue12_CacheKeyPartsApart(t *testing.T) {
 		cache func(t *testing.T) tune.Cache
 	}{
 		{"memory", func(*testing.T) tune.Cache { return tune.NewMemoryCache() }},
-		{"sqlite", func(t *testing.T) tune.Cache {
-			c, err := sqlitecache.Open(t.TempDir() + "/tune.db")
+		{"persistent", func(t *testing.T) tune.Cache {
+			c, err := openCache(t, t.TempDir()+"/tune.db")
 			require.NoError(t, err)
 			t.Cleanup(func() { c.Close() })
 			return c

@@ -7,6 +7,9 @@ import (
 	"context"
 	"image/png"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -49,7 +52,7 @@ func TestPage(t *testing.T) {
 	url := servePage(t) + testQuery
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	v, err := openPage(ctx, url, false, true)
+	v, err := openPage(ctx, url, false, true, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,6 +77,7 @@ func TestPage(t *testing.T) {
 		ok   bool
 	}{
 		{"cross-origin isolated (the server's headers)", r.Isolated},
+		{"the tune cache in localStorage, every key tuned (a fresh profile)", r.Cache == page.CacheStorage && r.Keys > 0 && r.TunedKeys == r.Keys},
 		{"launches captured > 0", r.LaunchesCaptured > 0},
 		{"launches executed = prefill + 7 decode steps", r.LaunchesExecuted == uint64(r.LaunchesPrefill+7*r.LaunchesPerToken)},
 		{"replays = 8", r.Replays == 8},
@@ -122,7 +126,7 @@ func TestPageNoAdapter(t *testing.T) {
 	url := servePage(t) + testQuery
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	v, err := openPage(ctx, url, true, false)
+	v, err := openPage(ctx, url, true, false, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,5 +141,66 @@ func TestPageNoAdapter(t *testing.T) {
 	}
 	if v.Chart != "" || r.CPUCheck {
 		t.Errorf("a page without an adapter shows a chart (%q) or a CPU check (%v)", v.Chart, r.CPUCheck)
+	}
+}
+
+// TestScreenshotFlag runs the command with -screenshot: it serves the
+// program, runs the page in headless Chromium, saves a PNG and prints the
+// page's figures.
+func TestScreenshotFlag(t *testing.T) {
+	servePage(t) // builds the program
+	dir := t.TempDir()
+	wasm, shot := filepath.Join(dir, "app.wasm"), filepath.Join(dir, "shot.png")
+	if err := os.WriteFile(wasm, app.wasm, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	args := []string{"-wasm", wasm, "-screenshot", shot, "-query", strings.TrimPrefix(testQuery, "?") + "&cold=0", "-timeout", "4m"}
+	if code := run(context.Background(), args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%q) = %d; stdout %q, stderr %q", args, code, stdout.String(), stderr.String())
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.DecodeConfig(f); err != nil {
+		t.Errorf("%s is not a PNG: %v", shot, err)
+	}
+	for _, s := range []string{"the page finished (done)", "CPU check passed true", "time to first token: warm"} {
+		if !strings.Contains(stdout.String(), s) {
+			t.Errorf("stdout %q lacks %q", stdout.String(), s)
+		}
+	}
+}
+
+// TestPageReload loads the page twice in one browser: the first load
+// tunes every key and stores the winners in localStorage (tune/webcache),
+// the second finds them all and measures nothing.
+func TestPageReload(t *testing.T) {
+	url := servePage(t) + testQuery + "&cold=0"
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	v, err := openPage(ctx, url, false, false, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Earlier) != 1 {
+		t.Fatalf("%d earlier loads, want 1", len(v.Earlier))
+	}
+	first, second := v.Earlier[0], v.Result
+	for i, r := range []page.Result{first, second} {
+		if r.State != page.StateDone || !r.CPUCheck || r.Cache != page.CacheStorage {
+			t.Fatalf("load %d: state %q (%s), CPU check %v, cache %q; want done, passed, %s", i+1, r.State, r.Error, r.CPUCheck, r.Cache, page.CacheStorage)
+		}
+	}
+	if first.Keys == 0 || first.TunedKeys != first.Keys || first.CacheHits != 0 || first.MeasurementLaunches == 0 {
+		t.Errorf("first load: %d keys, %d tuned, %d cache hits, %d measurement launches; want all tuned, measured", first.Keys, first.TunedKeys, first.CacheHits, first.MeasurementLaunches)
+	}
+	if second.CacheHits != second.Keys || second.TunedKeys != 0 || second.MeasurementLaunches != 0 {
+		t.Errorf("second load: %d keys, %d tuned, %d cache hits, %d measurement launches; want all found in the cache, nothing measured", second.Keys, second.TunedKeys, second.CacheHits, second.MeasurementLaunches)
+	}
+	if !slices.Equal(first.Generated, second.Generated) {
+		t.Errorf("the loads generated %v and %v, want the same tokens", first.Generated, second.Generated)
 	}
 }

@@ -13,4 +13,7 @@
 //
 // A test that needs Chromium calls [Require]: without a binary it skips, or
 // fails when STREAMGATE_REQUIRE_CHROMIUM=1 (set by make test).
+//
+// It drives the browser from the host, so a GOOS=js build (the program in
+// the page) has none of it: the package is empty there.
 package chromium

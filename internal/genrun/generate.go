@@ -22,16 +22,18 @@ type Run struct {
 
 // Replayed runs the generation of n tokens by replaying the captured
 // graphs: the prefill once, then the decode step per token, the state
-// written before each. When ctx ends between tokens it returns the run
-// so far and [ErrInterrupted].
+// written before each. ctx is checked at each token boundary: once it
+// has ended Replayed returns the run so far and [ErrInterrupted], while a
+// token already started is read to its end.
 func Replayed(ctx context.Context, g *decoder.Generator, c *client.Client, pre, dec *client.Graph, n int) (Run, error) {
+	work := context.WithoutCancel(ctx)
 	d := g.Device()
 	r := Run{Tokens: make([]uint32, 0, n), Steps: make([]time.Duration, 0, n-1)}
 	start := time.Now()
 	if err := c.Replay(pre); err != nil {
 		return Run{}, fmt.Errorf("prefill replay: %w", err)
 	}
-	tok, err := g.ReadNext(ctx)
+	tok, err := g.ReadNext(work)
 	if err != nil {
 		return Run{}, fmt.Errorf("the first token: %w", err)
 	}
@@ -50,7 +52,7 @@ func Replayed(ctx context.Context, g *decoder.Generator, c *client.Client, pre, 
 		if err := c.Replay(dec); err != nil {
 			return Run{}, fmt.Errorf("decode replay at position %d: %w", p+i-1, err)
 		}
-		if tok, err = g.ReadNext(ctx); err != nil {
+		if tok, err = g.ReadNext(work); err != nil {
 			return Run{}, fmt.Errorf("the token after position %d: %w", p+i-1, err)
 		}
 		r.Steps = append(r.Steps, time.Since(start))

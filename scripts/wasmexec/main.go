@@ -1,3 +1,5 @@
+//go:build !js
+
 // Command wasmexec runs a GOOS=js GOARCH=wasm program in headless Chromium:
 // it is the runner of go test -exec for the js/wasm port,
 //

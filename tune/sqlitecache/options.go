@@ -29,4 +29,3 @@ type config struct {
 // version-1 file upgraded, a read-only file's first store) to l. By default
 // they go to slog.Default(), warnings and above.
 func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.log = l }) }
-

@@ -14,6 +14,7 @@ import (
 	"github.com/streamgate/streamgate/internal/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/webcache"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -49,7 +50,10 @@ func demo(ctx context.Context, ui *ui, d *wgpu.Device, cfg page.Config) (page.Re
 	reg := registry.Default
 	c := client.New(d, client.WithRegistry(reg))
 	defer c.Close()
-	tu := tune.New(c, tune.WithCache(tune.NewMemoryCache()), tune.WithProgress(ui.tuneProgress))
+	cache, where := tuneCache(cfg.Store, ui)
+	defer cache.Close()
+	res.Cache = where
+	tu := tune.New(c, tune.WithCache(cache), tune.WithProgress(ui.tuneProgress))
 	winners := map[string]string{}
 	launch := genrun.TunedLaunch(ctx, tu, c, func(o *decoder.Op, r *tune.Result) { winners[o.Key] = r.Winner })
 	prev := reg.SetProcessMode(registry.ProcessCompileAndAutotune)
@@ -99,7 +103,7 @@ func demo(ctx context.Context, ui *ui, d *wgpu.Device, cfg page.Config) (page.Re
 	st1 := c.Stats()
 	res.Generated, res.TTFTMsWarm, res.TokenMs = run.Tokens, genrun.Ms(run.TTFT), genrun.MsList(run.Steps)
 	res.TokenMsMedian, res.TokenMsP99, _, _, res.TokensPerS = genrun.Latencies(run.Steps)
-	res.RealPassCompiles = d.Stats().Compiles - compiles1
+	res.RealPassCompiles, res.BuffersCreated = d.Stats().Compiles-compiles1, run.Created
 	res.Replays, res.LaunchesExecuted = st1.Replays-st0.Replays, st1.Executed-st0.Executed
 	res.CompilesAvoided = res.WarmupCompiles - res.RealPassCompiles
 	if res.RealPassCompiles != 0 {
@@ -127,6 +131,20 @@ func demo(ctx context.Context, ui *ui, d *wgpu.Device, cfg page.Config) (page.Re
 		}
 	}
 	return res, nil
+}
+
+// tuneCache opens the page's tune cache: with store, the page's
+// localStorage (tune/webcache), else, or where the page may not store,
+// the memory cache (said in a note); it returns where it is.
+func tuneCache(store bool, ui *ui) (tune.Cache, string) {
+	if store {
+		c, err := webcache.Open("")
+		if err == nil {
+			return c, page.CacheStorage
+		}
+		ui.note(fmt.Sprintf("the tune cache stays in memory: %v", err))
+	}
+	return tune.NewMemoryCache(), page.CacheMemory
 }
 
 // cold runs the generation without a warm-up on a device of its own and

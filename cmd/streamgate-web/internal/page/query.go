@@ -16,10 +16,11 @@ type Config struct {
 	Prompt []uint32 // the first prompt-len of the weights' tokens
 	Tokens int      // to generate
 	Cold   bool     // also run the generation cold
+	Store  bool     // keep the tune cache in the page's localStorage (tune/webcache), not in memory
 }
 
 // ParseQuery reads the page's query q ("?tokens=8&layers=2": layers,
-// width, heads, vocab, max-seq, prompt-len, tokens, seed, cold), each
+// width, heads, vocab, max-seq, prompt-len, tokens, seed, cold, store), each
 // absent one at the default of streamgate generate. Its error names the
 // bad parameter.
 func ParseQuery(q string) (Config, error) {
@@ -27,7 +28,7 @@ func ParseQuery(q string) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("the page's query %q: %v", q, err)
 	}
-	cfg := Config{Model: decoder.Config{Layers: 4, Width: 128, Heads: 4, Vocab: 1000, Seq: 64, Seed: 1}, Tokens: 32, Cold: true}
+	cfg := Config{Model: decoder.Config{Layers: 4, Width: 128, Heads: 4, Vocab: 1000, Seq: 64, Seed: 1}, Tokens: 32, Cold: true, Store: true}
 	promptLen := 16
 	ints := []struct {
 		name string
@@ -50,12 +51,17 @@ func ParseQuery(q string) (Config, error) {
 		}
 		cfg.Model.Seed = n
 	}
-	if s := v.Get("cold"); s != "" {
-		b, err := strconv.ParseBool(s)
-		if err != nil {
-			return Config{}, fmt.Errorf("the page's query: cold=%q is not a boolean", s)
+	for _, f := range []struct {
+		name string
+		p    *bool
+	}{{"cold", &cfg.Cold}, {"store", &cfg.Store}} {
+		if s := v.Get(f.name); s != "" {
+			b, err := strconv.ParseBool(s)
+			if err != nil {
+				return Config{}, fmt.Errorf("the page's query: %s=%q is not a boolean", f.name, s)
+			}
+			*f.p = b
 		}
-		cfg.Cold = b
 	}
 	if err := cfg.Model.Validate(); err != nil {
 		return Config{}, fmt.Errorf("the page's query: %v", err)

@@ -9,6 +9,12 @@ const (
 	StateError     = "error"      // anything else went wrong; Error says what
 )
 
+// The tune caches of the page: Result.Cache.
+const (
+	CacheStorage = "localStorage" // tune/webcache: kept across page loads
+	CacheMemory  = "memory"       // this page load's only
+)
+
 // ResultID is the id of the <script type="application/json"> element the
 // page writes its Result into when it finishes.
 const ResultID = "result"
@@ -45,11 +51,13 @@ type Result struct {
 	WarmupCompiles      int64   `json:"warmup_compiles"` // pipelines the warm-up compiled
 	Primed              int     `json:"primed"`          // winners dispatched once with 0 workgroups
 	PrimeMs             float64 `json:"prime_ms"`
+	Cache               string  `json:"cache"`      // where the tune cache is: CacheStorage or CacheMemory
 	Keys                int     `json:"keys"`       // tunable ops
 	TunedKeys           int     `json:"tuned_keys"` // measured in this run
 	CacheHits           int     `json:"cache_hits"` // found in the tune cache
 	RealPassCompiles    int64   `json:"real_pass_compiles"`
-	CompilesAvoided     int64   `json:"compiles_avoided"` // compiled in the warm-up, not during the generation
+	CompilesAvoided     int64   `json:"compiles_avoided"`                  // compiled in the warm-up, not during the generation
+	BuffersCreated      int64   `json:"buffers_created_after_first_token"` // GPU buffers, staging included
 
 	CPUCheck    bool    `json:"cpu_check"`     // every token is the float64 reference's, every logit within tolerance
 	MaxAbsError float64 `json:"max_abs_error"` // over every position's logits

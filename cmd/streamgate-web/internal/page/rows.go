@@ -23,7 +23,9 @@ func Rows(r Result) []Row {
 			r.LaunchesPrefill, r.LaunchesPerToken, r.LaunchesCaptured, r.LaunchesExecuted, r.Replays)},
 		{"warm-up", fmt.Sprintf("%.0f ms: %d pipelines compiled, %d tunable keys (%d tuned, %d found in the tune cache), %d measurement launches, %d winners primed in %.0f ms",
 			r.WarmupMs, r.WarmupCompiles, r.Keys, r.TunedKeys, r.CacheHits, r.MeasurementLaunches, r.Primed, r.PrimeMs)},
+		{"tune cache", cacheRow(r.Cache)},
 		{"compiles avoided", fmt.Sprintf("%d (the generation compiled %d pipelines; the warm-up compiled them before it)", r.CompilesAvoided, r.RealPassCompiles)},
+		{"GPU buffers created", fmt.Sprintf("%d after the first token (staging included)", r.BuffersCreated)},
 		{"generated", joinIDs(r.Generated)},
 	}
 	check := "not run"
@@ -50,6 +52,16 @@ func Rows(r Result) []Row {
 		)
 	}
 	return rows
+}
+
+func cacheRow(c string) string {
+	switch c {
+	case CacheStorage:
+		return "the page's localStorage (tune/webcache): a reload finds the winners and measures nothing"
+	case CacheMemory:
+		return "memory: this page load's only"
+	}
+	return c
 }
 
 func clock(isolated bool) string {
