@@ -293,7 +293,7 @@ func run(argv []string) int {
 	case <-r.crash:
 		return fail("running the program", errors.New("the page crashed (out of memory?)"))
 	case <-detached:
-		return fail("running the program", errors.New("Chromium closed the page"))
+		return fail("running the program", errors.New("the browser closed the page"))
 	case <-ctx.Done():
 		return fail("running the program", context.Cause(ctx))
 	}
