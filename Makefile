@@ -25,17 +25,32 @@ DEMOFLAGS ?=
 # says it needs cgo).
 PURE      := ./lockfree ./registry ./gpu ./client ./tune/... ./internal/... ./wgpu/... ./metrics ./streamgatetest
 
+# Packages whose tests run under GOOS=js GOARCH=wasm in headless Chromium
+# (make test-wasm), through the runner scripts/wasmexec. The integrator adds
+# ./wgpu and ./client's GPU tests with the WebGPU backend for js.
+# Not here: wgpu/internal/naga (naga through wazero, which the browser does
+# not use: its own compiler takes the WGSL), cmd/streamgate (builds; its
+# tests run the desktop CLI), internal/chromium and scripts/wasmexec (they
+# drive the browser from the host, and are empty under js).
+WASMPKGS := ./lockfree ./registry ./gpu ./metrics ./client ./streamgatetest \
+	./tune ./tune/webcache ./tune/sqlitecache ./tune/rediscache \
+	./wgpu/wgsl ./wgpu/internal/lower ./fuzz ./bench \
+	./internal/spin ./internal/leaktest ./internal/decoder ./internal/model
+# The wasm stage runs -short: the long stress variants run on the desktop,
+# where they have threads to race; under js one thread runs them in turn.
+WASMFLAGS ?= -short
+
 # Tests never skip for want of a GPU adapter here: lavapipe is installed.
 export STREAMGATE_REQUIRE_ADAPTER ?= 1
 # Nor for want of a redis-server (the Redis cache tests start their own).
 export STREAMGATE_REQUIRE_REDIS ?= 1
 
-.PHONY: all deps deps-gpu deps-lint deps-cross deps-redis test lint unit cross fuzz-smoke bench bench-go fuzz soak demo demo-web demo-web-screenshot clean
+.PHONY: all deps deps-gpu deps-lint deps-cross deps-redis deps-chromium test lint unit cross test-wasm fuzz-smoke bench bench-go fuzz soak demo demo-web demo-web-screenshot clean
 
 all: test
 
 # scripts/install-deps.sh installs one step per argument, only what is missing.
-deps: deps-gpu deps-lint deps-cross deps-redis
+deps: deps-gpu deps-lint deps-cross deps-redis deps-chromium
 deps-gpu:
 	@scripts/install-deps.sh lavapipe
 deps-lint:
@@ -44,13 +59,16 @@ deps-cross:
 	@scripts/install-deps.sh mingw
 deps-redis:
 	@scripts/install-deps.sh redis
+deps-chromium:
+	@scripts/install-deps.sh chromium
 
-test: deps lint unit cross fuzz-smoke
+test: deps lint unit cross test-wasm fuzz-smoke
 
 lint:
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	@echo "== go mod tidy"; $(GO) mod tidy -diff
 	@echo "== go vet"; $(GO) vet ./...
+	@echo "== go vet (GOOS=js GOARCH=wasm)"; GOOS=js GOARCH=wasm $(GO) vet ./...
 	@echo "== tune and metrics link neither SQLite nor Redis (their own packages do)"
 	@out=$$($(GO) list -deps ./tune ./metrics | grep -E '^(modernc.org/sqlite|github.com/redis/go-redis/v9)$$' || true); \
 		if [ -n "$$out" ]; then echo "linked: $$out"; exit 1; fi
@@ -68,6 +86,15 @@ unit:
 	$(GO) test -race -count=1 ./...
 	@echo "== cgo pointer checks (GOEXPERIMENT=cgocheck2) on the packages that cross into C"
 	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 ./wgpu ./client ./tune
+
+# The tests of WASMPKGS built for GOOS=js GOARCH=wasm, each test binary run
+# in headless Chromium by scripts/wasmexec (which kills a binary that does
+# not exit, and fails without a WebGPU adapter or a Chromium here).
+test-wasm: deps-chromium
+	@echo "== GOOS=js GOARCH=wasm go test in headless Chromium"
+	$(GO) build -o $(TOOLS)/wasmexec ./scripts/wasmexec
+	STREAMGATE_REQUIRE_ADAPTER=1 STREAMGATE_REQUIRE_CHROMIUM=1 GOOS=js GOARCH=wasm \
+		$(GO) test -count=1 $(WASMFLAGS) -exec $(TOOLS)/wasmexec $(WASMPKGS)
 
 # windows/amd64 with cgo (mingw-w64), and darwin/amd64, darwin/arm64 and
 # android/arm64 without cgo: see scripts/cross.sh.

@@ -8,13 +8,17 @@
 #                x86_64-w64-mingw32-gcc is missing (make cross)
 #   redis        Debian's redis-server when none is on PATH or in /usr/bin:
 #                the tests of tune/rediscache start their own (make test)
+#   chromium     Debian's chromium (without recommends) when /usr/bin/chromium
+#                is missing: the GOOS=js GOARCH=wasm tests run in it headless
+#                (make test-wasm); CHROMIUM=path names another browser
 # Safe to run again: each step does only what is missing.
-# Usage: scripts/install-deps.sh [lavapipe|staticcheck|mingw|redis]...
+# Usage: scripts/install-deps.sh [lavapipe|staticcheck|mingw|redis|chromium]...
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# apt_install PKG... installs Debian packages as root or through sudo,
-# updating the package lists first when the install fails without it.
+# apt_install [--no-install-recommends] PKG... installs Debian packages as
+# root or through sudo, updating the package lists first when the install
+# fails without it.
 apt_install() {
 	local sudo=""
 	if [ "$(id -u)" != 0 ]; then
@@ -74,10 +78,29 @@ redis() {
 	fi
 }
 
-[ $# -gt 0 ] || set -- lavapipe staticcheck mingw redis
+have_chromium() {
+	if [ -n "${CHROMIUM:-}" ]; then
+		[ -x "$CHROMIUM" ]
+	else
+		[ -x /usr/bin/chromium ]
+	fi
+}
+
+chromium() {
+	have_chromium && return
+	if [ -n "${CHROMIUM:-}" ]; then
+		echo "install-deps: CHROMIUM=$CHROMIUM is not an executable file" >&2
+		exit 1
+	fi
+	echo "install-deps: installing Debian's chromium (--no-install-recommends) for the js/wasm tests"
+	apt_install --no-install-recommends chromium
+	have_chromium || { echo "install-deps: chromium installed but /usr/bin/chromium is missing" >&2; exit 1; }
+}
+
+[ $# -gt 0 ] || set -- lavapipe staticcheck mingw redis chromium
 for step in "$@"; do
 	case $step in
-	lavapipe | staticcheck | mingw | redis) "$step" ;;
-	*) echo "install-deps: unknown step $step (want lavapipe, staticcheck, mingw or redis)" >&2; exit 2 ;;
+	lavapipe | staticcheck | mingw | redis | chromium) "$step" ;;
+	*) echo "install-deps: unknown step $step (want lavapipe, staticcheck, mingw, redis or chromium)" >&2; exit 2 ;;
 	esac
 done
