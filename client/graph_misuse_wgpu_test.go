@@ -482,6 +482,7 @@ func TestGPUReplayRacesCloses(t *testing.T) {
 						return
 					default:
 					}
+					runtime.Gosched() // without preemption (js/wasm), let the closes in
 					err := c.Replay(g)
 					check("Replay", err)
 					if i%4 == 0 {
@@ -498,6 +499,7 @@ func TestGPUReplayRacesCloses(t *testing.T) {
 			defer wg.Done()
 			<-start
 			for {
+				runtime.Gosched()
 				g2, err := c2.Capture(func() error { return c2.Launch(counter, [3]uint32{1, 1, 1}, buf) })
 				check("Capture", err)
 				if err != nil {

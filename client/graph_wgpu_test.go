@@ -5,6 +5,7 @@ package client_test
 import (
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -171,6 +172,7 @@ func TestGPUReplayRaces(t *testing.T) {
 					return
 				default:
 				}
+				runtime.Gosched() // without preemption (js/wasm), let the test's goroutine in
 				_ = c.Replay(g)
 				if i >= 3 {
 					_ = c.Flush()

@@ -8,6 +8,7 @@ package wgpu_test
 import (
 	"bytes"
 	"log/slog"
+	"sync"
 	"testing"
 
 	"github.com/streamgate/streamgate/wgpu"
@@ -25,4 +26,22 @@ func TestSetLoggerGetsTheDriverLog(t *testing.T) {
 	if !bytes.Contains([]byte(buf.String()), []byte("component=wgpu-native")) {
 		t.Errorf("the driver's log at Info has no message from opening a device: %q", buf.String())
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the driver's threads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }

@@ -3,10 +3,8 @@
 package wgpu_test
 
 import (
-	"bytes"
 	"context"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/streamgate/streamgate/gpu"
@@ -62,22 +60,4 @@ func TestEnumStrings(t *testing.T) {
 			t.Errorf("%#v.String() = %q, want %q", tc.v, got, tc.want)
 		}
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the driver's threads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

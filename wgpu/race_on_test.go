@@ -1,4 +1,4 @@
-//go:build race
+//go:build cgo && race
 
 package wgpu_test
 
