@@ -2,7 +2,10 @@
 
 package wgpu
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // The bind group cache's keys and a stream's recent bind groups, shared
 // by the desktop build and the browser's (js): each build's bindGroup and
@@ -25,18 +28,22 @@ type bgKey struct {
 
 // groupBG returns the bind group of group g with bufs bound, from the
 // stream's recent ones or the device's cache, and marks it used by the
-// batch.
+// batch (once per batch for a recent one: its slot remembers).
 func (s *stream) groupBG(op string, g *pipeGroup, bufs []*Buffer) (*bindGroup, error) {
 	key := keyOf(g, bufs)
-	bg := s.recentBG(&key)
-	if bg == nil {
-		var err error
-		if bg, err = s.d.bindGroupFor(op, key, bufs); err != nil {
-			return nil, err
+	if r := s.recentBG(&key); r != nil {
+		if !r.used {
+			s.useLocked(r.bg)
+			r.used = true
 		}
-		s.recent[s.nextSlot] = recentBG{key: key, bg: bg}
-		s.nextSlot = (s.nextSlot + 1) % recentBGs
+		return r.bg, nil
 	}
+	bg, err := s.d.bindGroupFor(op, key, bufs)
+	if err != nil {
+		return nil, err
+	}
+	s.recent[s.nextSlot] = recentBG{key: key, bg: bg, used: true}
+	s.nextSlot = (s.nextSlot + 1) % recentBGs
 	s.useLocked(bg)
 	return bg, nil
 }
@@ -60,19 +67,33 @@ func keyOf(g *pipeGroup, bufs []*Buffer) bgKey {
 const recentBGs = 4
 
 type recentBG struct {
-	key bgKey
-	bg  *bindGroup
+	key  bgKey
+	bg   *bindGroup
+	used bool // bg is in the stream's used set for the current batch
 }
 
-// recentBG returns the bind group of a recent launch with key, or nil. The
-// caller has checked that the key's buffers are live, so the bind group is.
-func (s *stream) recentBG(key *bgKey) *bindGroup {
+// recentBG returns the slot of a recent launch's bind group with key, or
+// nil. The caller has checked that the key's buffers are live, so the
+// bind group is. It compares the key's n ids, not all of them.
+func (s *stream) recentBG(key *bgKey) *recentBG {
 	for i := range s.recent {
-		if r := &s.recent[i]; r.bg != nil && r.key == *key {
-			return r.bg
+		r := &s.recent[i]
+		if r.bg == nil || r.key.g != key.g || r.key.n != key.n || r.key.more != key.more {
+			continue
+		}
+		if slices.Equal(r.key.ids[:min(key.n, inlineBindings)], key.ids[:min(key.n, inlineBindings)]) {
+			return r
 		}
 	}
 	return nil
+}
+
+// forgetUsedLocked clears the recent slots' used marks, as the batch's
+// used set is emptied.
+func (s *stream) forgetUsedLocked() {
+	for i := range s.recent {
+		s.recent[i].used = false
+	}
 }
 
 // useLocked marks bg's buffers as used by the stream's batch, so that an

@@ -61,8 +61,12 @@ type Device struct {
 
 	pipelines *xsync.MapOf[[32]byte, *pipeline]
 	byKernel  *xsync.MapOf[*gpu.Kernel, *pipeline]
-	streams   *xsync.MapOf[gpu.StreamID, *stream]
-	retired   retiredSet
+	recent    [kernelSlots]atomic.Pointer[kernelEntry] // by kernelSlot: the launch path's one load
+	// lastStream is the stream the last launch locked, so that a loop on
+	// one stream skips the map (lockStream checks it is not closed).
+	lastStream atomic.Pointer[stream]
+	streams    *xsync.MapOf[gpu.StreamID, *stream]
+	retired    retiredSet
 
 	bgMu       sync.Mutex
 	bindGroups map[bgKey]*bindGroup // guarded by bgMu
@@ -380,6 +384,10 @@ func (d *Device) Close() error {
 	d.bgMu.Unlock()
 	d.pipelines.Clear()
 	d.byKernel.Clear()
+	for i := range d.recent {
+		d.recent[i].Store(nil)
+	}
+	d.lastStream.Store(nil)
 	d.mu.Lock()
 	for b := range d.buffers {
 		b.released.Store(true)

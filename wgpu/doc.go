@@ -118,4 +118,49 @@
 // are refused with an error naming the variable. Extensions the driver's
 // compiler predates (enable f16, subgroup operations) are refused as
 // [ErrorTypeUnsupported]; 64-bit types and float atomics are not WebGPU.
+//
+// # In a browser (GOOS=js GOARCH=wasm)
+//
+// Built for js/wasm, the package is the same API on the page's
+// navigator.gpu (the *_js.go files; api_test.go checks that they export
+// what the cgo files do), so a program that builds for the desktop builds
+// for the browser unchanged. [Open] asks navigator.gpu for an adapter
+// ([Options].Compatibility asks for WebGPU's "compatibility" feature
+// level) and a device with the adapter's limits; without navigator.gpu,
+// or when the browser returns no adapter, the error (matching
+// [ErrNoAdapter]) names what is missing: a secure context, or Chromium's
+// --enable-unsafe-webgpu (chrome://flags). [Device.Info] has the
+// adapter's vendor, architecture and description, BackendBrowser, and
+// isFallbackAdapter as [AdapterInfo].Fallback.
+//
+// WGSL goes to the browser's compiler as written: it is current, so there
+// is no lowering, and neither naga nor wazero is linked into the page. The
+// front-end's checks and the bindings' minimum sizes run as on the
+// desktop, and the front-end binds the override constants; the browser's
+// compilation messages come back as an [*Error] of type
+// [ErrorTypeValidation] at the user's line and column. [CheckModule] and
+// [CheckKernel] run the front-end only (a type error the front-end does not
+// see is the browser's, at Compile or the first launch).
+//
+// Launches are checked and recorded in Go — the kernel's pipeline by
+// pointer, the bindings' sizes and usages, the bind group cache — into an
+// integer command list per stream; a flush hands the list to a small
+// JavaScript function in one call, which encodes it into one compute pass
+// (skipping a setPipeline or setBindGroup that repeats the previous one)
+// and submits it. A captured [Graph]'s commands are kept by the page: a
+// replay adds one command to the stream's list. The browser validates
+// submitted work asynchronously: a launch it still rejects is reported by
+// the next [Device.Sync] (from the device's error scopes, so possibly on
+// another stream's Sync), not isolated from the good launches of its batch
+// as on the desktop. There are no timestamp queries ([Device.TimeStream]
+// is unsupported) and no staging pool (each read-back maps its own buffer).
+//
+// The page has one thread and no preemption, and the browser answers by
+// promises: [Open], compiles (a kernel's first launch), [Device.Sync],
+// [Read], [ReadInto], [GraphRecorder.Finish] and [Device.Close] await them
+// from the calling goroutine. Call them from a goroutine, never inside a
+// js.FuncOf callback: the page's event loop waits for the callback to
+// return, so the promise could never resolve. They detect that case (the
+// runtime's callback frame is on the goroutine's stack) and return an
+// [*Error] of type [ErrorTypeInvalidArgument] instead of hanging.
 package wgpu

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"syscall/js"
 	"time"
+	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu/internal/lower"
@@ -88,7 +89,7 @@ func (d *Device) Compiled(k *gpu.Kernel) bool {
 	if k == nil || d.closed.Load() {
 		return false
 	}
-	if p, ok := d.byKernel.Load(k); ok {
+	if p := d.kernelPipeline(k); p != nil {
 		return p.ok.Load()
 	}
 	p, ok := d.pipelines.Load(k.Key())
@@ -135,7 +136,7 @@ func (d *Device) CheckKernel(ctx context.Context, k *gpu.Kernel) (*KernelInfo, e
 
 // pipelineFor returns k's compiled pipeline, compiling it if needed.
 func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error) {
-	if p, ok := d.byKernel.Load(k); ok && p.ok.Load() && !d.closed.Load() {
+	if p := d.kernelPipeline(k); p != nil && p.ok.Load() && !d.closed.Load() {
 		return p, nil
 	}
 	p, err := d.frontFor(ctx, k)
@@ -223,6 +224,41 @@ func (d *Device) indexKernel(k *gpu.Kernel, p *pipeline) {
 		d.byKernel.Clear()
 	}
 	d.byKernel.Store(k, p)
+	d.recent[kernelSlot(k)].Store(&kernelEntry{k: k, p: p})
+}
+
+// kernelEntry is one slot of the direct-mapped cache in front of the index
+// by kernel pointer (Device.recent): immutable.
+type kernelEntry struct {
+	k *gpu.Kernel
+	p *pipeline
+}
+
+// kernelSlots is the size of Device.recent.
+const (
+	kernelSlotBits = 8
+	kernelSlots    = 1 << kernelSlotBits
+)
+
+// kernelSlot returns k's slot in Device.recent: Fibonacci hashing of k's
+// address (the garbage collector does not move heap objects).
+func kernelSlot(k *gpu.Kernel) uint {
+	return uint(uint64(uintptr(unsafe.Pointer(k))) * 0x9E3779B97F4A7C15 >> (64 - kernelSlotBits))
+}
+
+// kernelPipeline returns k's compiled pipeline when the launch path found
+// it before, or nil: one atomic load when k is in its slot, where hashing
+// for the map costs a launch in the page most of its time.
+func (d *Device) kernelPipeline(k *gpu.Kernel) *pipeline {
+	slot := &d.recent[kernelSlot(k)]
+	if e := slot.Load(); e != nil && e.k == k {
+		return e.p
+	}
+	if p, ok := d.byKernel.Load(k); ok {
+		slot.Store(&kernelEntry{k: k, p: p})
+		return p
+	}
+	return nil
 }
 
 // uncache removes p, failed, from the cache, keeping any newer entry.
@@ -233,6 +269,9 @@ func (d *Device) uncache(p *pipeline, k *gpu.Kernel) {
 	d.byKernel.Compute(k, func(old *pipeline, loaded bool) (*pipeline, bool) {
 		return old, !loaded || old == p
 	})
+	if slot := &d.recent[kernelSlot(k)]; slot.Load() != nil && slot.Load().p == p {
+		slot.Store(nil)
+	}
 }
 
 // withKernel names k in a compile's error.

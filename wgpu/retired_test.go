@@ -150,7 +150,13 @@ func TestRecordRacesCloseStream(t *testing.T) {
 			func() (uint32, error) { return recorded(2, g.Replay()) },
 			func() (uint32, error) {
 				if !d.HasTimestamps() {
-					return 0, d.Flush(id)
+					// A Flush of a retired id is nil: launch first, so
+					// that this call too ends with ErrStreamClosed.
+					n, err := recorded(1, d.Launch(id, incKernel, [3]uint32{1, 1, 1}, x))
+					if err != nil {
+						return n, err
+					}
+					return n, d.Flush(id)
 				}
 				var n uint32
 				_, err := d.TimeStream(ctx, id, func() error {

@@ -94,15 +94,19 @@ func (d *Device) stream(id gpu.StreamID) *stream {
 // ErrStreamClosed when CloseStream retired id.
 func (d *Device) lockStream(op string, id gpu.StreamID) (*stream, error) {
 	for {
-		s := d.stream(id)
-		if s == nil {
-			return nil, streamClosedError(op, id)
+		s := d.lastStream.Load()
+		if s == nil || s.id != id {
+			if s = d.stream(id); s == nil {
+				return nil, streamClosedError(op, id)
+			}
+			d.lastStream.Store(s)
 		}
 		s.mu.Lock()
 		if !s.closed {
 			return s, nil
 		}
 		s.mu.Unlock()
+		d.lastStream.CompareAndSwap(s, nil)
 	}
 }
 
@@ -122,8 +126,8 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	if k == nil {
 		return newError(op, ErrorTypeInvalidArgument, "nil kernel")
 	}
-	p, ok := d.byKernel.Load(k)
-	if !ok || !p.ok.Load() || d.closed.Load() {
+	p := d.kernelPipeline(k)
+	if p == nil || !p.ok.Load() || d.closed.Load() {
 		var err error
 		if p, err = d.pipelineFor(context.Background(), k); err != nil {
 			return err
@@ -211,6 +215,7 @@ func (s *stream) clearLocked() {
 		}
 		delete(s.used, bg)
 	}
+	s.forgetUsedLocked()
 	for _, g := range s.replays {
 		g.pendingOn.CompareAndSwap(s, nil)
 	}

@@ -217,6 +217,7 @@ func (s *stream) clearUsedLocked() {
 		}
 		delete(s.used, bg)
 	}
+	s.forgetUsedLocked()
 	for _, r := range s.batch {
 		if r.g != nil {
 			r.g.pendingOn.CompareAndSwap(s, nil)

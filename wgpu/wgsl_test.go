@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -138,6 +139,12 @@ var<workgroup> tile: array<f32, 64>;` + mainUsing("out", "p", "s"), want: []bind
 		{name: "invalid-by-naga", src: `@compute @workgroup_size(1) fn main() { let x: u32 = 1.5; }`, err: wgpu.ErrorTypeValidation, msg: "wgsl:1:"},
 	}
 	for _, tc := range tests {
+		if tc.name == "invalid-by-naga" && runtime.GOOS == "js" {
+			// The js build runs no compiler in CheckKernel: the browser's
+			// refuses this at Compile (TestWebCompileError), so here it
+			// passes the front-end, with no bindings.
+			tc.err = 0
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			ki, err := wgpu.CheckKernel(context.Background(), gpu.NewKernel(tc.name, tc.src, "main"), wgpu.Limits{MaxBindingsPerBindGroup: tc.max})
 			if tc.err != 0 {
