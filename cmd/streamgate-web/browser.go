@@ -151,7 +151,17 @@ func (v *visit) wait(ctx, bctx context.Context, mu *sync.Mutex) error {
 	pctx, pcancel := context.WithCancel(bctx)
 	defer pcancel()
 	defer context.AfterFunc(ctx, pcancel)()
-	_, waitErr := chromedp.Run(pctx, chromedp.Poll[string]("document.body.dataset.done", chromedp.WithPollingTimeout(0), chromedp.WithPollingInterval(100*time.Millisecond)))
+	var waitErr error
+	for {
+		_, waitErr = chromedp.Run(pctx, chromedp.Poll[string]("document.body.dataset.done", chromedp.WithPollingTimeout(0), chromedp.WithPollingInterval(100*time.Millisecond)))
+		// A cross-origin-isolated page (the server's COOP header) may swap
+		// its renderer after the navigation returns: the poll then lost
+		// its execution context, and polls again in the new one.
+		if waitErr == nil || pctx.Err() != nil || !strings.Contains(waitErr.Error(), "Cannot find context with specified id") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	// The rest reads what is there, finished or not, within a bound of its own.
 	rctx, rcancel := context.WithTimeout(bctx, 30*time.Second)
 	defer rcancel()
