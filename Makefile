@@ -26,8 +26,9 @@ DEMOFLAGS ?=
 PURE      := ./lockfree ./registry ./gpu ./client ./tune/... ./internal/... ./wgpu/... ./metrics ./streamgatetest
 
 # Packages whose tests run under GOOS=js GOARCH=wasm in headless Chromium
-# (make test-wasm), through the runner scripts/wasmexec. The integrator adds
-# ./wgpu and ./client's GPU tests with the WebGPU backend for js.
+# (make test-wasm), through the runner scripts/wasmexec; wgpu's and client's
+# GPU tests (client.Example, capture and replay included) run on the page's
+# navigator.gpu, and never skip (STREAMGATE_REQUIRE_ADAPTER=1).
 # Not here: wgpu/internal/naga (naga through wazero, which the browser does
 # not use: its own compiler takes the WGSL), cmd/streamgate (builds; its
 # tests run the desktop CLI), internal/chromium and scripts/wasmexec (they
@@ -35,7 +36,8 @@ PURE      := ./lockfree ./registry ./gpu ./client ./tune/... ./internal/... ./wg
 WASMPKGS := ./lockfree ./registry ./gpu ./metrics ./client ./streamgatetest \
 	./tune ./tune/webcache ./tune/sqlitecache ./tune/rediscache \
 	./wgpu/wgsl ./wgpu/internal/lower ./fuzz ./bench \
-	./internal/spin ./internal/leaktest ./internal/decoder ./internal/model
+	./internal/spin ./internal/leaktest ./internal/decoder ./internal/model \
+	./wgpu ./internal/genrun ./cmd/streamgate-web/internal/page
 # The wasm stage runs -short: the long stress variants run on the desktop,
 # where they have threads to race; under js one thread runs them in turn.
 WASMFLAGS ?= -short
