@@ -41,8 +41,11 @@
 		return i <= 0 ? "/" : p.slice(0, i);
 	};
 	const baseOf = (p) => p.slice(p.lastIndexOf("/") + 1);
-	const writable = (p) => cfg.writable.some((r) => under(p, r));
+	// The module root is served even where it lies under a writable root
+	// (a checkout in /tmp): its files are read from the host, not shadowed by
+	// the empty in-memory /tmp.
 	const served = (p) => cfg.readonly.some((r) => under(p, r));
+	const writable = (p) => !served(p) && cfg.writable.some((r) => under(p, r));
 
 	// The in-memory tree of the writable roots: path -> node.
 	const mem = new Map();
