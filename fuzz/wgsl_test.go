@@ -172,7 +172,12 @@ func FuzzWGSL(f *testing.F) {
 			}
 			return // the front-end passed it; the compiler refused it: fine
 		}
-		ki, err := d.CheckKernel(ctx, k)
+		// CheckKernel gets its own minute: on a loaded machine (go test
+		// -race beside other builds) Compile can use most of the first
+		// one, and a deadline left over from it is not a refusal.
+		cctx, ccancel := context.WithTimeout(context.Background(), time.Minute)
+		defer ccancel()
+		ki, err := d.CheckKernel(cctx, k)
 		if err != nil {
 			t.Fatalf("Compile accepted a source CheckKernel refuses: %v", err)
 		}
