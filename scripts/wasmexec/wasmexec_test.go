@@ -1,4 +1,7 @@
-//go:build !js
+//go:build unix && !js
+
+// The runner's tests are Unix-only: they send signals and look for
+// Chromium processes left behind; the runner itself builds everywhere but js.
 
 package main
 
