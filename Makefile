@@ -36,8 +36,8 @@ PURE      := ./lockfree ./registry ./gpu ./client ./tune/... ./internal/... ./wg
 WASMPKGS := ./lockfree ./registry ./gpu ./metrics ./client ./streamgatetest \
 	./tune ./tune/webcache ./tune/sqlitecache ./tune/rediscache \
 	./wgpu/wgsl ./wgpu/internal/lower ./fuzz ./bench \
-	./internal/spin ./internal/leaktest ./internal/decoder ./internal/model \
-	./wgpu ./internal/genrun ./cmd/streamgate-web/internal/page
+	./internal/low/spin ./internal/low/leaktest ./internal/workload/decoder ./internal/oracle \
+	./wgpu ./internal/workload/genrun ./cmd/streamgate-web/internal/page
 # The wasm stage runs -short: the long stress variants run on the desktop,
 # where they have threads to race; under js one thread runs them in turn.
 WASMFLAGS ?= -short
@@ -104,9 +104,13 @@ cross: deps-cross
 	@GO=$(GO) scripts/cross.sh
 
 # Every benchmark in one process: a Markdown table and the Mode chart under
-# out/bench (BENCHMARKS.md is made from it; docs/bench-mode.* are its chart).
+# out/bench (docs/bench-mode.* are its chart), and BENCHMARKS.md's generated
+# section of every benchmark that ran in full refreshed (the date, the
+# command, the machine, the table); the hand-written text around them stays.
+# A part: make bench BENCHFLAGS='-run ^Mode/' refreshes Mode's section only.
+BENCHDOC ?= BENCHMARKS.md
 bench: deps-gpu
-	$(GO) run ./cmd/streamgate bench $(BENCHFLAGS)
+	$(GO) run ./cmd/streamgate bench -doc $(BENCHDOC) $(BENCHFLAGS)
 
 # The same bodies through go test, for benchstat -col /impl.
 bench-go: deps-gpu

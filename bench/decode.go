@@ -9,19 +9,19 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/internal/rawwgpu"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
+	"github.com/streamgate/streamgate/internal/workload/rawwgpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// DecodeConfig is the decoder the Decode cases generate with: ModelConfig's
-// sizes, a KV cache of 40 rows and a prompt of DecodePrompt tokens, so a
+// decodeConfig is the decoder the Decode cases generate with: modelConfig's
+// sizes, a KV cache of 40 rows and a prompt of decodePrompt tokens, so a
 // decode step is 57 launches of 13 kernels.
-var DecodeConfig = decoder.Config{Layers: 4, Width: 32, Heads: 2, Seq: 40, Vocab: 64, Seed: 1}
+var decodeConfig = decoder.Config{Layers: 4, Width: 32, Heads: 2, Seq: 40, Vocab: 64, Seed: 1}
 
-// DecodePrompt is the Decode cases' prompt length.
-const DecodePrompt = 8
+// decodePrompt is the Decode cases' prompt length.
+const decodePrompt = 8
 
 // decodeEnv is the Decode cases' state, made on first use: the generator
 // on the wgpu device, prefilled once, each op on its first variant; the
@@ -31,7 +31,7 @@ type decodeEnv struct {
 	g      *decoder.Generator
 	prog   *rawwgpu.Program
 	np     int      // the program's prefill dispatches: its decode step's are np..
-	tokens []uint32 // the reference's: tokens[i] is at position DecodePrompt+i
+	tokens []uint32 // the reference's: tokens[i] is at position decodePrompt+i
 	state  []byte   // the raw loop's state upload
 	next   []byte   // the raw loop's read-back
 }
@@ -72,9 +72,9 @@ func (e *LaunchEnv) decodeSetup(b *testing.B) *decodeEnv {
 }
 
 func newDecodeEnv(d *wgpu.Device, raw *rawwgpu.Device) (de *decodeEnv, err error) {
-	cfg := DecodeConfig
+	cfg := decodeConfig
 	w := decoder.NewWeights(cfg)
-	prompt := w.Tokens[:DecodePrompt]
+	prompt := w.Tokens[:decodePrompt]
 	g, err := decoder.NewGenerator(d, cfg, w, prompt)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func newDecodeEnv(d *wgpu.Device, raw *rawwgpu.Device) (de *decodeEnv, err error
 			de.release()
 		}
 	}()
-	de.tokens = decoder.ReferenceGenerate(cfg, w, prompt, cfg.Seq-DecodePrompt+1).Tokens
+	de.tokens = decoder.ReferenceGenerate(cfg, w, prompt, cfg.Seq-decodePrompt+1).Tokens
 
 	// The prefill, once, through the device.
 	ctx := context.Background()
@@ -159,8 +159,8 @@ func deviceLaunch(d *wgpu.Device, id gpu.StreamID) func(*decoder.Op, []gpu.Buffe
 // position returns op i's position and token, and the token the step
 // must choose.
 func (de *decodeEnv) position(i int) (pos int, tok, want uint32) {
-	k := i % (DecodeConfig.Seq - DecodePrompt) // positions DecodePrompt..Seq-1
-	return DecodePrompt + k, de.tokens[k], de.tokens[k+1]
+	k := i % (decodeConfig.Seq - decodePrompt) // positions decodePrompt..Seq-1
+	return decodePrompt + k, de.tokens[k], de.tokens[k+1]
 }
 
 // runTokens times b.N decode steps, step(pos, token) returning the
@@ -180,7 +180,7 @@ func (de *decodeEnv) runTokens(b *testing.B, step func(pos int, tok uint32) (uin
 			fatalf(b, "Decode: position %d: chose token %d, the reference %d", pos, got, want)
 		}
 	}
-	for i := range DecodeConfig.Seq - DecodePrompt {
+	for i := range decodeConfig.Seq - decodePrompt {
 		one(i)
 	}
 	b.ReportAllocs()
@@ -193,7 +193,7 @@ func (de *decodeEnv) runTokens(b *testing.B, step func(pos int, tok uint32) (uin
 	if cpu1, ok := processCPU(); ok && cpuOK {
 		b.ReportMetric(float64(cpu1-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	}
-	reportLaunches(b, DecodeConfig.DecodeLaunches())
+	reportLaunches(b, decodeConfig.DecodeLaunches())
 	reportRate(b, float64(b.N), "tokens/s")
 }
 

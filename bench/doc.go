@@ -1,21 +1,28 @@
-// Package bench holds the implementations that [registry.Registry] is
-// measured against, behind one small interface, [Impl], so a benchmark body
-// (or the streamgate bench command) runs over all of them:
+// Package bench holds the comparisons across implementations, as suites of
+// [Case]s that go test (through the Benchmark wrappers in this package's
+// _test files) and the streamgate bench command run alike:
+// [RegistrySuite] (the stream mode registry against the designs it
+// replaces) and [LaunchSuite] (the launch path against hand-written wgpu,
+// on the devices of [OpenLaunchEnv]).
 //
-//   - [Seed]: a faithful Go port of the seed design — a sync.Mutex around a
+// The registry suite runs one body over every implementation of a small
+// interface (impl):
+//
+//   - seed: a faithful Go port of the seed design — a sync.Mutex around a
 //     slice of live overrides scanned newest-first under the lock, with two
-//     atomic live counters for the fast path.
-//   - [RWMutex]: the same under a sync.RWMutex, readers taking RLock.
-//   - [RBMutex]: the same under an xsync.RBMutex (reader-biased).
-//   - [MapOf]: an xsync.MapOf from each stream to its own override list,
-//     with the seed's live counters for the fast path.
-//   - [Registry]: an adapter for registry.Registry.
+//     atomic live counters for the fast path;
+//   - seedNewestFirst: the seed with newest-first removal;
+//   - rwMutex: the same under a sync.RWMutex, readers taking RLock;
+//   - rbMutex: the same under an xsync.RBMutex (reader-biased);
+//   - mapOf: an xsync.MapOf from each stream to its own override list,
+//     with the seed's live counters for the fast path;
+//   - registryImpl: an adapter for registry.Registry.
 //
-// [AtomicInt64] is the floor a fast path is compared with: one atomic load.
+// atomicInt64 is the floor a fast path is compared with: one atomic load.
 //
 // Every implementation has the registry's semantics: overrides of one
 // stream nest and the newest live one decides; they are released in any
 // order, from any goroutine; releasing twice does nothing; (service, stream)
 // is the key. The package's tests check every implementation against the
-// sequential model in internal/model.
+// sequential oracle in internal/oracle.
 package bench

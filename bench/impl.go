@@ -2,38 +2,38 @@ package bench
 
 import "github.com/streamgate/streamgate/registry"
 
-// Impl is a stream mode registry: what every implementation here satisfies.
+// impl is a stream mode registry: what every implementation here satisfies.
 // Implementations are safe for concurrent use by multiple goroutines.
-type Impl interface {
+type impl interface {
 	// Set puts stream s in mode until the returned handle is released.
-	Set(mode registry.StreamMode, s registry.ServiceStream) Handle
+	Set(mode registry.StreamMode, s registry.ServiceStream) handle
 	// Mode returns what the newest live override of s sets, or def.
 	Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode
 }
 
-// Handle is a live override. Release ends it; it is idempotent and may be
+// handle is a live override. Release ends it; it is idempotent and may be
 // called from any goroutine.
-type Handle interface {
+type handle interface {
 	Release()
 }
 
-// Named is an implementation's constructor and the name benchmarks give it
+// namedImpl is an implementation's constructor and the name benchmarks give it
 // (impl=<Name>).
-type Named struct {
+type namedImpl struct {
 	Name string
-	New  func() Impl
+	New  func() impl
 }
 
-// Impls returns every implementation, the seed design first (as written,
+// impls returns every implementation, the seed design first (as written,
 // then with newest-first removal) and the registry last.
-func Impls() []Named {
-	return []Named{
-		{"seed", func() Impl { return new(Seed) }},
-		{"seed-newest-first", func() Impl { return new(SeedNewestFirst) }},
-		{"rwmutex", func() Impl { return new(RWMutex) }},
-		{"rbmutex", func() Impl { return NewRBMutex() }},
-		{"mapof", func() Impl { return NewMapOf() }},
-		{"registry", func() Impl { return NewRegistry() }},
+func impls() []namedImpl {
+	return []namedImpl{
+		{"seed", func() impl { return new(seed) }},
+		{"seed-newest-first", func() impl { return new(seedNewestFirst) }},
+		{"rwmutex", func() impl { return new(rwMutex) }},
+		{"rbmutex", func() impl { return newRBMutex() }},
+		{"mapof", func() impl { return newMapOf() }},
+		{"registry", func() impl { return newRegistryImpl() }},
 	}
 }
 

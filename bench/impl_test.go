@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/bench"
-	"github.com/streamgate/streamgate/internal/model"
+	"github.com/streamgate/streamgate/internal/oracle"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -25,7 +25,7 @@ var (
 )
 
 // op is one step of a sequence: set (mode, stream), release the i-th set
-// handle, or read (stream, def) and compare with the model.
+// handle, or read (stream, def) and compare with the oracle.
 type op struct {
 	kind    byte // 's'et, 'r'elease, 'm'ode
 	mode    registry.StreamMode
@@ -43,7 +43,7 @@ func read(s registry.ServiceStream) op { return op{kind: 'm', stream: s} }
 // both defaults) and, after every step, the reads of every stream.
 func run(t *testing.T, impl bench.Impl, ops []op, streams []registry.ServiceStream) {
 	t.Helper()
-	var m model.Registry
+	var m oracle.Registry
 	var hs []bench.Handle
 	var ids []int
 	check := func(i int, s registry.ServiceStream) {
@@ -146,7 +146,7 @@ func TestImplsConcurrent(t *testing.T) {
 				wg.Go(func() {
 					rng := rand.New(rand.NewPCG(uint64(g), 3))
 					s := registry.ServiceStream{Service: registry.ServiceID(g % 2), Stream: registry.StreamID(g / 2)}
-					var m model.Registry
+					var m oracle.Registry
 					var hs []bench.Handle
 					var ids []int
 					for range iters {

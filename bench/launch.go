@@ -12,14 +12,14 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/rawwgpu"
+	"github.com/streamgate/streamgate/internal/workload/rawwgpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// LaunchWGSL is the tiny kernel every launch benchmark dispatches, one
+// launchWGSL is the tiny kernel every launch benchmark dispatches, one
 // workgroup at a time: it adds 1 to each element of its one buffer.
-const LaunchWGSL = `
+const launchWGSL = `
 @group(0) @binding(0) var<storage, read_write> x: array<u32>;
 
 @compute @workgroup_size(64)
@@ -31,9 +31,9 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 `
 
 const (
-	// LaunchesPerLoop is how many launches one LaunchLoop op records and
+	// launchesPerLoop is how many launches one LaunchLoop op records and
 	// runs on one stream.
-	LaunchesPerLoop = 10000
+	launchesPerLoop = 10000
 	// recordChunk is how many launches ExecutedLaunch records between two
 	// untimed syncs: under wgpu.DefaultMaxBatch, so that no launch in the
 	// timed part submits.
@@ -43,7 +43,7 @@ const (
 )
 
 // LaunchEnv is what the launch benchmarks share: one wgpu.Device, a
-// hand-written go-webgpu device (internal/rawwgpu) with the same kernel
+// hand-written go-webgpu device (internal/workload/rawwgpu) with the same kernel
 // and a buffer of the same size, and the kernel compiled on the first.
 // Opening devices is slow, so a suite opens them once. A LaunchEnv's
 // cases run one at a time; Close it after the last.
@@ -68,7 +68,7 @@ type LaunchEnv struct {
 // opts.Adapter names one, else the driver's default). Without an adapter
 // the error matches wgpu.ErrNoAdapter.
 func OpenLaunchEnv(opts wgpu.Options) (_ *LaunchEnv, err error) {
-	e := &LaunchEnv{opts: opts, kernel: gpu.NewKernel("inc", LaunchWGSL, "main")}
+	e := &LaunchEnv{opts: opts, kernel: gpu.NewKernel("inc", launchWGSL, "main")}
 	defer func() {
 		if err != nil {
 			e.Close()
@@ -84,7 +84,7 @@ func OpenLaunchEnv(opts wgpu.Options) (_ *LaunchEnv, err error) {
 		}
 	}
 	for i := range rawwgpu.Variants {
-		e.variants[i] = gpu.NewKernel(fmt.Sprintf("inc%d", i), LaunchWGSL+rawwgpu.VariantSuffix(i), "main")
+		e.variants[i] = gpu.NewKernel(fmt.Sprintf("inc%d", i), launchWGSL+rawwgpu.VariantSuffix(i), "main")
 		if e.bufs[i], err = e.dev.NewBuffer(bufferSize, 0); err != nil {
 			return nil, err
 		}
@@ -93,7 +93,7 @@ func OpenLaunchEnv(opts wgpu.Options) (_ *LaunchEnv, err error) {
 		}
 	}
 	e.kernel, e.buf = e.variants[0], e.bufs[0]
-	if e.raw, err = rawwgpu.Open(LaunchWGSL, bufferSize, rawAdapter); err != nil {
+	if e.raw, err = rawwgpu.Open(launchWGSL, bufferSize, rawAdapter); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -145,7 +145,7 @@ var (
 
 // LaunchSuite returns the launch benchmarks on e:
 //
-//   - LaunchLoop: LaunchesPerLoop launches of the tiny kernel on one stream
+//   - LaunchLoop: launchesPerLoop launches of the tiny kernel on one stream
 //     and a sync per op, of one workgroup each (workgroups=1) and of none
 //     (workgroups=0: recorded, validated and submitted like any other, but
 //     near free to run, so the loop measures the launch path rather than
@@ -191,7 +191,7 @@ var (
 //   - Compile: compiling a new kernel (impl=cold, the baseline) against
 //     asking for one already compiled (impl=cache-hit).
 //   - WarmupCompile/pipelines=16|64: a warm-up's batch of distinct
-//     pipelines (WarmupWGSL, the lowering included) compiled by
+//     pipelines (warmupWGSL, the lowering included) compiled by
 //     Device.Precompile on 1, 2 and GOMAXPROCS compile workers
 //     (impl=workers-1, the baseline, ...), on a device with the driver's
 //     shader cache off (see warmupCases); ms/warmup is one batch.
@@ -200,12 +200,12 @@ var (
 //     wgpu.ReadInto with pooled staging) against hand-written go-webgpu
 //     (impl=raw, the baseline); buffers/op counts the GPU buffers created
 //     per step (see stepCases).
-//   - ModelStep: one forward step of a transformer decoder (ModelConfig,
+//   - ModelStep: one forward step of a transformer decoder (modelConfig,
 //     51 launches of 8 kernels) through a client, through the device,
 //     and hand-written in one pass or a submit per dispatch (see
 //     modelCases).
 //   - Decode: one decode step of a generation with a KV cache
-//     (DecodeConfig, 57 launches of 13 kernels), the state written before
+//     (decodeConfig, 57 launches of 13 kernels), the state written before
 //     it and its token read back, through a client, replayed, through the
 //     device, and hand-written with one submit per token or per dispatch
 //     (see decodeCases).
@@ -285,7 +285,7 @@ func (e *LaunchEnv) loopClient(b *testing.B, wg [3]uint32) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		for j := 0; j < LaunchesPerLoop; j++ {
+		for j := 0; j < launchesPerLoop; j++ {
 			if err := c.Launch(e.kernel, wg, e.buf); err != nil {
 				fatalf(b, "Launch: %v", err)
 			}
@@ -295,8 +295,8 @@ func (e *LaunchEnv) loopClient(b *testing.B, wg [3]uint32) {
 		}
 	}
 	b.StopTimer()
-	reportDispatches(b, LaunchesPerLoop)
-	if got, want := c.Stats().Executed, uint64(b.N)*LaunchesPerLoop; got != want {
+	reportDispatches(b, launchesPerLoop)
+	if got, want := c.Stats().Executed, uint64(b.N)*launchesPerLoop; got != want {
 		fatalf(b, "executed %d launches, want %d", got, want)
 	}
 }
@@ -308,7 +308,7 @@ func (e *LaunchEnv) loopDevice(b *testing.B, wg [3]uint32) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		for j := 0; j < LaunchesPerLoop; j++ {
+		for j := 0; j < launchesPerLoop; j++ {
 			if err := e.dev.Launch(id, e.kernel, wg, e.buf); err != nil {
 				fatalf(b, "Launch: %v", err)
 			}
@@ -318,7 +318,7 @@ func (e *LaunchEnv) loopDevice(b *testing.B, wg [3]uint32) {
 		}
 	}
 	b.StopTimer()
-	reportDispatches(b, LaunchesPerLoop)
+	reportDispatches(b, launchesPerLoop)
 }
 
 func (e *LaunchEnv) loopRaw(run func(r *rawwgpu.Device, n int, wg [3]uint32) error, wg [3]uint32) func(*testing.B) {
@@ -326,12 +326,12 @@ func (e *LaunchEnv) loopRaw(run func(r *rawwgpu.Device, n int, wg [3]uint32) err
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			if err := run(e.raw, LaunchesPerLoop, wg); err != nil {
+			if err := run(e.raw, launchesPerLoop, wg); err != nil {
 				fatalf(b, "%v", err)
 			}
 		}
 		b.StopTimer()
-		reportDispatches(b, LaunchesPerLoop)
+		reportDispatches(b, launchesPerLoop)
 	}
 }
 
@@ -575,7 +575,7 @@ func (e *LaunchEnv) compileCold(b *testing.B) {
 	ks := make([]*gpu.Kernel, b.N)
 	for i := range ks {
 		n := coldKernels.Add(1)
-		src := fmt.Sprintf("// cold kernel %d\n%s", n, LaunchWGSL)
+		src := fmt.Sprintf("// cold kernel %d\n%s", n, launchWGSL)
 		ks[i] = gpu.NewKernel(fmt.Sprintf("cold-%d", n), src, "main")
 	}
 	ctx := context.Background()

@@ -8,27 +8,27 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// MapOf keeps each stream's live overrides, oldest first, in an
+// mapOf keeps each stream's live overrides, oldest first, in an
 // xsync.MapOf keyed by stream: Mode scans only its own stream's list, which
 // it loads without locking. Lists are copy-on-write: a stored list is never
 // modified, so a reader may scan it while a writer replaces it. It has the
 // seed's live counters and fast path.
 //
-// MapOf is safe for concurrent use by multiple goroutines. The zero value is
-// not usable; use [NewMapOf]. It must not be copied after first use.
-type MapOf struct {
+// mapOf is safe for concurrent use by multiple goroutines. The zero value is
+// not usable; use newMapOf. It must not be copied after first use.
+type mapOf struct {
 	m      *xsync.MapOf[registry.ServiceStream, []entry] // written once; values immutable once stored
 	live   [2]atomic.Int64                               // live overrides setting each mode
 	nextID atomic.Uint64                                 // the id the next override takes
 }
 
-// NewMapOf returns an empty MapOf registry.
-func NewMapOf() *MapOf {
-	return &MapOf{m: xsync.NewMapOf[registry.ServiceStream, []entry]()}
+// newMapOf returns an empty mapOf registry.
+func newMapOf() *mapOf {
+	return &mapOf{m: xsync.NewMapOf[registry.ServiceStream, []entry]()}
 }
 
 // Set puts s in mode until the handle is released.
-func (r *MapOf) Set(mode registry.StreamMode, s registry.ServiceStream) Handle {
+func (r *mapOf) Set(mode registry.StreamMode, s registry.ServiceStream) handle {
 	e := entry{id: r.nextID.Add(1) - 1, stream: s, mode: mode}
 	r.m.Compute(s, func(old []entry, _ bool) ([]entry, bool) {
 		next := make([]entry, len(old)+1)
@@ -41,7 +41,7 @@ func (r *MapOf) Set(mode registry.StreamMode, s registry.ServiceStream) Handle {
 }
 
 // Mode returns what the newest live override of s sets, or def.
-func (r *MapOf) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
+func (r *mapOf) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
 	if r.live[def.Opposite()].Load() == 0 {
 		return def
 	}
@@ -49,7 +49,7 @@ func (r *MapOf) Mode(s registry.ServiceStream, def registry.StreamMode) registry
 	return newest(entries, s, def)
 }
 
-func (r *MapOf) unset(s registry.ServiceStream, id uint64, mode registry.StreamMode) {
+func (r *mapOf) unset(s registry.ServiceStream, id uint64, mode registry.StreamMode) {
 	r.m.Compute(s, func(old []entry, loaded bool) ([]entry, bool) {
 		if !loaded {
 			return nil, true // nothing to remove; store nothing

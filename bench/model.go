@@ -10,17 +10,17 @@ import (
 	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/internal/rawwgpu"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
+	"github.com/streamgate/streamgate/internal/workload/rawwgpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// ModelConfig is the decoder the ModelStep cases run: small, so that the
+// modelConfig is the decoder the ModelStep cases run: small, so that the
 // GPU's work (lavapipe runs the dispatches on the same CPUs) hides the
 // launch path as little as it can; 4 layers make 51 launches of 8
 // kernels a step.
-var ModelConfig = decoder.Config{Layers: 4, Width: 32, Heads: 2, Seq: 8, Vocab: 64, Seed: 1}
+var modelConfig = decoder.Config{Layers: 4, Width: 32, Heads: 2, Seq: 8, Vocab: 64, Seed: 1}
 
 // modelLaunch is one launch of the step as the bench records it.
 type modelLaunch struct {
@@ -43,7 +43,7 @@ type modelEnv struct {
 }
 
 // modelCases returns the ModelStep cases (issue 19): one forward step of
-// [ModelConfig] — its launches, then a sync — through a client under
+// modelConfig — its launches, then a sync — through a client under
 // ProcessExecute (impl=client), through wgpu.Device.Launch (impl=device),
 // and hand-written in go-webgpu with every dispatch in one pass and one
 // submit (impl=raw-one-pass, the baseline) and with an encoder, pass and
@@ -80,7 +80,7 @@ func (e *LaunchEnv) modelSetup(b *testing.B) *modelEnv {
 }
 
 func newModelEnv(d *wgpu.Device, raw *rawwgpu.Device) (me *modelEnv, err error) {
-	cfg := ModelConfig
+	cfg := modelConfig
 	w := decoder.NewWeights(cfg)
 	m, err := decoder.NewModel(d, cfg, w, false)
 	if err != nil {

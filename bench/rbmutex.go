@@ -8,25 +8,28 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// RBMutex is [Seed] with an xsync.RBMutex, a reader-biased lock whose
+// rbMutex is the seed with an xsync.RBMutex, a reader-biased lock whose
 // readers mark one of several padded slots instead of a shared counter.
 //
-// RBMutex is safe for concurrent use by multiple goroutines. The zero value
-// is not usable; use [NewRBMutex]. It must not be copied after first use.
-type RBMutex struct {
+// rbMutex is safe for concurrent use by multiple goroutines. The zero value
+// is not usable; use newRBMutex. It must not be copied after first use.
+//
+// It is a deliberate copy of seed (seed.go), the reference design, with
+// only the lock changed; see seed's doc.
+type rbMutex struct {
 	mu      *xsync.RBMutex  // written once
 	entries []entry         // guarded by mu; live overrides, oldest first
 	live    [2]atomic.Int64 // live overrides setting each mode; changed under mu
 	nextID  atomic.Uint64   // the id the next override takes
 }
 
-// NewRBMutex returns an empty RBMutex registry.
-func NewRBMutex() *RBMutex {
-	return &RBMutex{mu: xsync.NewRBMutex()}
+// newRBMutex returns an empty rbMutex registry.
+func newRBMutex() *rbMutex {
+	return &rbMutex{mu: xsync.NewRBMutex()}
 }
 
 // Set puts s in mode until the handle is released.
-func (r *RBMutex) Set(mode registry.StreamMode, s registry.ServiceStream) Handle {
+func (r *rbMutex) Set(mode registry.StreamMode, s registry.ServiceStream) handle {
 	id := r.nextID.Add(1) - 1
 	r.mu.Lock()
 	r.entries = append(r.entries, entry{id: id, stream: s, mode: mode})
@@ -36,7 +39,7 @@ func (r *RBMutex) Set(mode registry.StreamMode, s registry.ServiceStream) Handle
 }
 
 // Mode returns what the newest live override of s sets, or def.
-func (r *RBMutex) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
+func (r *rbMutex) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
 	if r.live[def.Opposite()].Load() == 0 {
 		return def
 	}
@@ -46,7 +49,7 @@ func (r *RBMutex) Mode(s registry.ServiceStream, def registry.StreamMode) regist
 	return m
 }
 
-func (r *RBMutex) unset(_ registry.ServiceStream, id uint64, mode registry.StreamMode) {
+func (r *rbMutex) unset(_ registry.ServiceStream, id uint64, mode registry.StreamMode) {
 	r.mu.Lock()
 	r.entries = without(r.entries, id)
 	r.live[mode].Add(-1)

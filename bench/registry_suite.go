@@ -9,7 +9,7 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// The registry suite runs one body over every implementation of [Impls].
+// The registry suite runs one body over every implementation of impls.
 // Reads run under b.RunParallel, so GOMAXPROCS n (go test -cpu n, or the
 // command's -cpu) gives n parallel readers; ns/op is wall time per read
 // over all readers, and ops/s their total throughput. With more readers
@@ -23,14 +23,14 @@ import (
 // one, sets Execute and is the oldest live override, so the seed design's
 // newest-first scan goes through all k.
 
-// Ks are the live override counts of BenchmarkMode.
-var Ks = []int{0, 1, 8, 64, 1024, 4096}
+// modeKs are the live override counts of BenchmarkMode.
+var modeKs = []int{0, 1, 8, 64, 1024, 4096}
 
 // readImpls are the implementations the read-only cases run: every one but
 // seed-newest-first, whose reads are the seed's.
-func readImpls() []Named {
-	var ns []Named
-	for _, n := range Impls() {
+func readImpls() []namedImpl {
+	var ns []namedImpl
+	for _, n := range impls() {
 		if n.Name != "seed-newest-first" {
 			ns = append(ns, n)
 		}
@@ -49,8 +49,8 @@ func otherStream(i int) registry.ServiceStream {
 
 // populate sets k live overrides on impl: readStream's first (Execute),
 // then k-1 on other streams. It returns their handles.
-func populate(impl Impl, k int) []Handle {
-	hs := make([]Handle, 0, k)
+func populate(impl impl, k int) []handle {
+	hs := make([]handle, 0, k)
 	for i := range k {
 		s := readStream
 		if i > 0 {
@@ -61,13 +61,13 @@ func populate(impl Impl, k int) []Handle {
 	return hs
 }
 
-func releaseAll(hs []Handle) {
+func releaseAll(hs []handle) {
 	for _, h := range hs {
 		h.Release()
 	}
 }
 
-// moder is what a read body needs: an [Impl], or [AtomicInt64].
+// moder is what a read body needs: an impl, or atomicInt64.
 type moder interface {
 	Mode(registry.ServiceStream, registry.StreamMode) registry.StreamMode
 }
@@ -108,7 +108,7 @@ func benchReads(b *testing.B, r moder, want registry.StreamMode) {
 //   - ModeFastPathInlined: the fast path as the launch path calls it, a
 //     direct, inlined registry.Mode, against an inlined atomic load (this
 //     departs from "one body over every implementation" on purpose: a call
-//     through [Impl] cannot inline).
+//     through impl cannot inline).
 //   - Mode/k=0,1,8,64,1024: k live overrides over many streams, the read
 //     stream's the oldest; with k = 0 every implementation takes its fast
 //     path.
@@ -128,20 +128,33 @@ func benchReads(b *testing.B, r moder, want registry.StreamMode) {
 // seed-newest-first (the seed with newest-first removal) runs only the
 // cases that write: its reads are the seed's.
 func RegistrySuite() []Case {
-	var cs []Case
-	add := func(thing, impl, key string, v int, baseline string, f func(*testing.B)) {
-		c := Case{Thing: thing, Impl: impl, Baseline: baseline, PerCPU: true, F: f}
-		if key != "" {
-			c.Key, c.Value = key, strconv.Itoa(v)
-		}
-		cs = append(cs, c)
-	}
+	var l caseList
+	l.addFastPathCases()
+	l.addModeCases()
+	l.addWriteCases()
+	return l.cs
+}
 
-	add("ModeFastPath", "atomic-int64", "", 0, "seed", func(b *testing.B) {
-		benchReads(b, new(AtomicInt64), registry.Discard)
+// caseList collects the registry suite's cases, in order.
+type caseList struct{ cs []Case }
+
+// add appends a case of thing for impl, compared with baseline's; key=v
+// is its last name element unless key is "".
+func (l *caseList) add(thing, impl, key string, v int, baseline string, f func(*testing.B)) {
+	c := Case{Thing: thing, Impl: impl, Baseline: baseline, PerCPU: true, F: f}
+	if key != "" {
+		c.Key, c.Value = key, strconv.Itoa(v)
+	}
+	l.cs = append(l.cs, c)
+}
+
+// addFastPathCases adds ModeFastPath and ModeFastPathInlined.
+func (l *caseList) addFastPathCases() {
+	l.add("ModeFastPath", "atomic-int64", "", 0, "seed", func(b *testing.B) {
+		benchReads(b, new(atomicInt64), registry.Discard)
 	})
 	for _, named := range readImpls() {
-		add("ModeFastPath", named.Name, "", 0, "seed", func(b *testing.B) {
+		l.add("ModeFastPath", named.Name, "", 0, "seed", func(b *testing.B) {
 			impl := named.New()
 			// A live override that sets the default changes nothing.
 			h := impl.Set(registry.Discard, readStream)
@@ -150,7 +163,7 @@ func RegistrySuite() []Case {
 		})
 	}
 
-	add("ModeFastPathInlined", "atomic-int64", "", 0, "atomic-int64", func(b *testing.B) {
+	l.add("ModeFastPathInlined", "atomic-int64", "", 0, "atomic-int64", func(b *testing.B) {
 		var v atomic.Int64
 		b.ReportAllocs()
 		var sink atomic.Int64
@@ -165,7 +178,7 @@ func RegistrySuite() []Case {
 		})
 		reportOps(b)
 	})
-	add("ModeFastPathInlined", "registry", "", 0, "atomic-int64", func(b *testing.B) {
+	l.add("ModeFastPathInlined", "registry", "", 0, "atomic-int64", func(b *testing.B) {
 		r := registry.New()
 		b.ReportAllocs()
 		var sink atomic.Int64
@@ -181,10 +194,13 @@ func RegistrySuite() []Case {
 		})
 		reportOps(b)
 	})
+}
 
+// addModeCases adds Mode and ModeChurn.
+func (l *caseList) addModeCases() {
 	for _, named := range readImpls() {
-		for _, k := range Ks {
-			add("Mode", named.Name, "k", k, "seed", func(b *testing.B) {
+		for _, k := range modeKs {
+			l.add("Mode", named.Name, "k", k, "seed", func(b *testing.B) {
 				impl := named.New()
 				hs := populate(impl, k)
 				defer releaseAll(hs)
@@ -197,17 +213,20 @@ func RegistrySuite() []Case {
 		}
 	}
 
-	for _, named := range Impls() {
+	for _, named := range impls() {
 		for _, k := range []int{0, 8, 1024} {
-			add("ModeChurn", named.Name, "k", k, "seed", func(b *testing.B) {
+			l.add("ModeChurn", named.Name, "k", k, "seed", func(b *testing.B) {
 				benchChurn(b, named.New(), k)
 			})
 		}
 	}
+}
 
-	for _, named := range Impls() {
+// addWriteCases adds SetRelease, OpenRelease and Writers.
+func (l *caseList) addWriteCases() {
+	for _, named := range impls() {
 		for _, k := range []int{8, 64, 1024, 4096} {
-			add("SetRelease", named.Name, "k", k, "seed", func(b *testing.B) {
+			l.add("SetRelease", named.Name, "k", k, "seed", func(b *testing.B) {
 				impl := named.New()
 				hs := populate(impl, k)
 				defer releaseAll(hs)
@@ -224,11 +243,11 @@ func RegistrySuite() []Case {
 		}
 	}
 
-	for _, named := range Impls() {
+	for _, named := range impls() {
 		const k = 4096
-		add("OpenRelease", named.Name, "k", k, "seed", func(b *testing.B) {
+		l.add("OpenRelease", named.Name, "k", k, "seed", func(b *testing.B) {
 			impl := named.New()
-			hs := make([]Handle, k)
+			hs := make([]handle, k)
 			b.ReportAllocs()
 			for b.Loop() {
 				for i := range hs {
@@ -240,14 +259,13 @@ func RegistrySuite() []Case {
 		})
 	}
 
-	for _, named := range Impls() {
+	for _, named := range impls() {
 		for _, writers := range []int{1, 4} {
-			add("Writers", named.Name, "writers", writers, "seed", func(b *testing.B) {
+			l.add("Writers", named.Name, "writers", writers, "seed", func(b *testing.B) {
 				benchWriters(b, named.New(), writers)
 			})
 		}
 	}
-	return cs
 }
 
 // benchChurn is ModeChurn's body: the reads of benchReads with k live
@@ -255,7 +273,7 @@ func RegistrySuite() []Case {
 // more goroutine, the writer, sets and releases an override of another
 // stream as fast as it can; churns/s is how many Set+Release pairs it got
 // through in the readers' time.
-func benchChurn(b *testing.B, impl Impl, k int) {
+func benchChurn(b *testing.B, impl impl, k int) {
 	hs := populate(impl, k)
 	defer releaseAll(hs)
 	var stop atomic.Bool
@@ -284,7 +302,7 @@ func benchChurn(b *testing.B, impl Impl, k int) {
 // releasing an override of its own stream, b.N pairs in all, with 8 other
 // overrides live. ns/op is wall time per Set+Release pair over all
 // writers.
-func benchWriters(b *testing.B, impl Impl, writers int) {
+func benchWriters(b *testing.B, impl impl, writers int) {
 	hs := populate(impl, 8)
 	defer releaseAll(hs)
 	b.ReportAllocs()

@@ -8,15 +8,23 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// Seed is a Go port of the seed design (seed/stream_mode.rs): the live
+// seed is a Go port of the seed design (seed/stream_mode.rs): the live
 // overrides, oldest first, in a slice behind a sync.Mutex; Mode scans them
 // newest-first under the lock. Its fast path is the seed's: when no live
 // override sets the mode opposite to the default, return the default after
 // one atomic load of that mode's live counter.
 //
-// Seed is safe for concurrent use by multiple goroutines. The zero value is
+// seed is safe for concurrent use by multiple goroutines. The zero value is
 // an empty registry ready to use. It must not be copied after first use.
-type Seed struct {
+//
+// seed is the reference design, and rwMutex (rwmutex.go), rbMutex
+// (rbmutex.go) and seedNewestFirst are deliberate copies of it: each
+// repeats its fields, Set, Mode and unset line for line, changing only the
+// lock (or, for seedNewestFirst, the removal), so that BenchmarkMode,
+// ModeChurn and SetRelease compare the locks and nothing else — no shared
+// helper or interface call that one of them would pay and the seed's
+// Rust original does not. Change one, change them all.
+type seed struct {
 	mu      sync.Mutex
 	entries []entry         // guarded by mu; live overrides, oldest first
 	live    [2]atomic.Int64 // live overrides setting each mode; changed under mu
@@ -24,7 +32,7 @@ type Seed struct {
 }
 
 // Set puts s in mode until the handle is released.
-func (r *Seed) Set(mode registry.StreamMode, s registry.ServiceStream) Handle {
+func (r *seed) Set(mode registry.StreamMode, s registry.ServiceStream) handle {
 	id := r.nextID.Add(1) - 1
 	r.mu.Lock()
 	r.entries = append(r.entries, entry{id: id, stream: s, mode: mode})
@@ -34,7 +42,7 @@ func (r *Seed) Set(mode registry.StreamMode, s registry.ServiceStream) Handle {
 }
 
 // Mode returns what the newest live override of s sets, or def.
-func (r *Seed) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
+func (r *seed) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
 	if r.live[def.Opposite()].Load() == 0 {
 		return def
 	}
@@ -44,7 +52,7 @@ func (r *Seed) Mode(s registry.ServiceStream, def registry.StreamMode) registry.
 	return m
 }
 
-func (r *Seed) unset(_ registry.ServiceStream, id uint64, mode registry.StreamMode) {
+func (r *seed) unset(_ registry.ServiceStream, id uint64, mode registry.StreamMode) {
 	r.mu.Lock()
 	r.entries = without(r.entries, id)
 	r.live[mode].Add(-1)
@@ -76,22 +84,23 @@ func (o *seedOverride) Release() {
 	o.r.unset(o.stream, o.id, o.mode)
 }
 
-// SeedNewestFirst is [Seed] with one change: Release finds its entry by
+// seedNewestFirst is the seed with one change: Release finds its entry by
 // scanning newest-first and removes that one entry (slices.Delete), where
 // the seed's retain scans and rewrites every entry. Releasing the newest
 // override then costs O(1) instead of O(k): the fairest lock-based
 // baseline for a Set and its Release. Everything else, the fast path and
 // the reads included, is the seed's.
 //
-// SeedNewestFirst is safe for concurrent use by multiple goroutines. The
+// seedNewestFirst is safe for concurrent use by multiple goroutines. The
 // zero value is an empty registry ready to use. It must not be copied
 // after first use.
-type SeedNewestFirst struct {
-	Seed
+type seedNewestFirst struct {
+	seed
 }
 
-// Set puts s in mode until the handle is released.
-func (r *SeedNewestFirst) Set(mode registry.StreamMode, s registry.ServiceStream) Handle {
+// Set puts s in mode until the handle is released: seed.Set, repeated so
+// that the handle's unset is seedNewestFirst's (see seed's doc).
+func (r *seedNewestFirst) Set(mode registry.StreamMode, s registry.ServiceStream) handle {
 	id := r.nextID.Add(1) - 1
 	r.mu.Lock()
 	r.entries = append(r.entries, entry{id: id, stream: s, mode: mode})
@@ -100,7 +109,7 @@ func (r *SeedNewestFirst) Set(mode registry.StreamMode, s registry.ServiceStream
 	return &seedOverride{r: r, id: id, stream: s, mode: mode}
 }
 
-func (r *SeedNewestFirst) unset(_ registry.ServiceStream, id uint64, mode registry.StreamMode) {
+func (r *seedNewestFirst) unset(_ registry.ServiceStream, id uint64, mode registry.StreamMode) {
 	r.mu.Lock()
 	for i := len(r.entries) - 1; i >= 0; i-- {
 		if r.entries[i].id == id {

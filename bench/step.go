@@ -13,21 +13,21 @@ import (
 )
 
 const (
-	// StepBytes is the size of the buffer one Step op uploads, launches on
+	// stepBytes is the size of the buffer one Step op uploads, launches on
 	// and reads back: 1 MiB.
-	StepBytes = 1 << 20
-	// StepLaunches is how many launches of the increment kernel one Step
+	stepBytes = 1 << 20
+	// stepLaunches is how many launches of the increment kernel one Step
 	// op records, each over the whole buffer.
-	StepLaunches = 3
+	stepLaunches = 3
 )
 
-// stepWorkgroups covers StepBytes of u32s with the kernel's 64-wide
+// stepWorkgroups covers stepBytes of u32s with the kernel's 64-wide
 // workgroups.
-var stepWorkgroups = [3]uint32{StepBytes / 4 / 64, 1, 1}
+var stepWorkgroups = [3]uint32{stepBytes / 4 / 64, 1, 1}
 
 // stepCases returns the Step cases (issue 14): a realistic training-loop
-// step of upload StepBytes, StepLaunches launches over the buffer and a
-// read-back of StepBytes, through the wgpu device with wgpu.Write and
+// step of upload stepBytes, stepLaunches launches over the buffer and a
+// read-back of stepBytes, through the wgpu device with wgpu.Write and
 // wgpu.ReadInto into the caller's slice and pooled staging (impl=device)
 // against hand-written go-webgpu with a staging buffer made once and the
 // dispatches and the copy in one submit (impl=raw, the baseline). Both
@@ -35,7 +35,7 @@ var stepWorkgroups = [3]uint32{StepBytes / 4 / 64, 1, 1}
 // raw loop makes its two up front, the device its staging buffer in the
 // first step). The result of the last step is checked.
 func stepCases(e *LaunchEnv) []Case {
-	v := strconv.Itoa(StepBytes)
+	v := strconv.Itoa(stepBytes)
 	return []Case{
 		{Thing: "Step", Impl: "device", Key: "bytes", Value: v, Baseline: "raw", F: e.stepDevice},
 		{Thing: "Step", Impl: "raw", Key: "bytes", Value: v, Baseline: "raw", F: e.stepRaw},
@@ -44,7 +44,7 @@ func stepCases(e *LaunchEnv) []Case {
 
 // stepInput returns the u32s 0, 1, 2, ... of a step's upload.
 func stepInput() []uint32 {
-	in := make([]uint32, StepBytes/4)
+	in := make([]uint32, stepBytes/4)
 	for i := range in {
 		in[i] = uint32(i)
 	}
@@ -53,15 +53,15 @@ func stepInput() []uint32 {
 
 func checkStep(b *testing.B, out []uint32) {
 	for i, v := range out {
-		if v != uint32(i)+StepLaunches {
-			fatalf(b, "step result [%d] = %d, want %d", i, v, uint32(i)+StepLaunches)
+		if v != uint32(i)+stepLaunches {
+			fatalf(b, "step result [%d] = %d, want %d", i, v, uint32(i)+stepLaunches)
 		}
 	}
 }
 
 func (e *LaunchEnv) stepDevice(b *testing.B) {
 	d := e.dev
-	x, err := d.NewBuffer(StepBytes, 0)
+	x, err := d.NewBuffer(stepBytes, 0)
 	if err != nil {
 		fatalf(b, "NewBuffer: %v", err)
 	}
@@ -69,12 +69,12 @@ func (e *LaunchEnv) stepDevice(b *testing.B) {
 	id := gpu.NewStreamID()
 	defer d.CloseStream(id)
 	ctx := context.Background()
-	in, out := stepInput(), make([]uint32, StepBytes/4)
+	in, out := stepInput(), make([]uint32, stepBytes/4)
 	step := func() {
 		if err := wgpu.Write(x, 0, in); err != nil {
 			fatalf(b, "Write: %v", err)
 		}
-		for range StepLaunches {
+		for range stepLaunches {
 			if err := d.Launch(id, e.kernel, stepWorkgroups, x); err != nil {
 				fatalf(b, "Launch: %v", err)
 			}
@@ -98,21 +98,21 @@ func (e *LaunchEnv) stepDevice(b *testing.B) {
 }
 
 func (e *LaunchEnv) stepRaw(b *testing.B) {
-	s, err := e.raw.NewStep(StepBytes)
+	s, err := e.raw.NewStep(stepBytes)
 	if err != nil {
 		fatalf(b, "NewStep: %v", err)
 	}
 	defer s.Release()
-	in, out := stepInput(), make([]uint32, StepBytes/4)
-	inB := unsafe.Slice((*byte)(unsafe.Pointer(&in[0])), StepBytes) // little-endian hosts, as wgpu.Write
-	outB := unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), StepBytes)
-	if err := s.Run(inB, outB, StepLaunches, stepWorkgroups); err != nil {
+	in, out := stepInput(), make([]uint32, stepBytes/4)
+	inB := unsafe.Slice((*byte)(unsafe.Pointer(&in[0])), stepBytes) // little-endian hosts, as wgpu.Write
+	outB := unsafe.Slice((*byte)(unsafe.Pointer(&out[0])), stepBytes)
+	if err := s.Run(inB, outB, stepLaunches, stepWorkgroups); err != nil {
 		fatalf(b, "Run: %v", err)
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := s.Run(inB, outB, StepLaunches, stepWorkgroups); err != nil {
+		if err := s.Run(inB, outB, stepLaunches, stepWorkgroups); err != nil {
 			fatalf(b, "Run: %v", err)
 		}
 	}

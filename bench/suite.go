@@ -50,7 +50,7 @@ func (c Case) Sub() string {
 
 // Run runs, as sub-benchmarks of b, the cases whose Thing is thing: what a
 // Benchmark<Thing> wrapper calls.
-func Run(b *testing.B, cases []Case, thing string) {
+func runCases(b *testing.B, cases []Case, thing string) {
 	n := 0
 	for _, c := range cases {
 		if c.Thing == thing {

@@ -18,11 +18,11 @@ import (
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
-// WarmupWGSL is the kernel template of the WarmupCompile cases: a tiled
+// warmupWGSL is the kernel template of the WarmupCompile cases: a tiled
 // matrix product with workgroup memory, the size of a real model's
 // kernels. %d is a constant of each pipeline's own, so that every kernel is
 // distinct to the lowering's cache, the device's and the driver's.
-const WarmupWGSL = `
+const warmupWGSL = `
 override T: u32 = 8;
 const SALT: u32 = %du;
 
@@ -68,7 +68,7 @@ func warmupKernels(n int) []*gpu.Kernel {
 	ks := make([]*gpu.Kernel, n)
 	for i := range ks {
 		s := warmupSalt.Add(1)
-		ks[i] = gpu.NewKernel("warmup-"+strconv.FormatUint(s, 10), fmt.Sprintf(WarmupWGSL, s), "main")
+		ks[i] = gpu.NewKernel("warmup-"+strconv.FormatUint(s, 10), fmt.Sprintf(warmupWGSL, s), "main")
 	}
 	return ks
 }
@@ -138,7 +138,7 @@ func (e *LaunchEnv) warmupCompile(b *testing.B, pipelines, workers int) {
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/warmup")
 }
 
-// compileProfile times where one compile of a WarmupWGSL kernel goes, on
+// compileProfile times where one compile of a warmupWGSL kernel goes, on
 // one worker, the shader cache off: the WGSL front-end (wgsl.Parse), the
 // lowering (CheckKernel, which is the front-end, the lowering in the naga
 // sandbox and the binding checks, less the front-end) and the driver

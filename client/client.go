@@ -208,20 +208,10 @@ func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buf
 	if cp := c.capture.Load(); cp != nil {
 		return c.captureLaunch(cp, k, workgroups, bindings) // out of line
 	}
-	// launch's body, written out here: a call would cost the discarded
-	// path a few of its ~15 ns.
-	if c.reg.Resolve(c.key) == registry.Execute {
-		return c.execute(k, workgroups, bindings)
-	}
-	c.stats.discarded.Add(1)
-	if c.svc.Compiled(k) {
-		return nil
-	}
-	return c.discardMiss(k)
+	return c.launch(k, workgroups, bindings)
 }
 
-// launch is Launch past its checks and the capture (Launch inlines it by
-// hand).
+// launch is Launch past its checks and the capture.
 func (c *Client) launch(k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) error {
 	if c.reg.Resolve(c.key) == registry.Execute {
 		return c.execute(k, workgroups, bindings)

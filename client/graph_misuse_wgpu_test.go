@@ -195,10 +195,11 @@ func TestGPUEmptyGraph(t *testing.T) {
 	g.Release()
 	assert.ErrorContains(t, c.Replay(g), "released")
 
-	rec, err := d.NewGraphRecorder(c.Stream().Stream)
+	rec, err := d.Capture(c.Stream().Stream)
 	require.NoError(t, err)
-	wg, err := rec.FinishGraph()
+	g0, err := rec.Finish()
 	require.NoError(t, err)
+	wg := g0.(*wgpu.Graph)
 	assert.Equal(t, 0, wg.Len())
 	require.NoError(t, wg.Check())
 	require.NoError(t, wg.Replay())
@@ -207,11 +208,15 @@ func TestGPUEmptyGraph(t *testing.T) {
 	assert.ErrorContains(t, wg.Replay(), "released")
 
 	wg2, err := func() (*wgpu.Graph, error) {
-		rec, err := d.NewGraphRecorder(1)
+		rec, err := d.Capture(1)
 		if err != nil {
 			return nil, err
 		}
-		return rec.FinishGraph()
+		g, err := rec.Finish()
+		if err != nil {
+			return nil, err
+		}
+		return g.(*wgpu.Graph), nil
 	}()
 	require.NoError(t, err)
 	require.NoError(t, c.Close())
@@ -253,12 +258,13 @@ func TestGPUGraphLifecycle(t *testing.T) {
 
 	// The device's own graphs: Check after Release, Release after Close.
 	stream := other.Stream().Stream
-	rec, err := d.NewGraphRecorder(stream)
+	rec, err := d.Capture(stream)
 	require.NoError(t, err)
 	require.NoError(t, rec.Launch(counter, [3]uint32{1, 1, 1}, buf))
-	wg, err := rec.FinishGraph()
+	g0, err := rec.Finish()
 	require.NoError(t, err)
-	_, err = rec.FinishGraph()
+	wg := g0.(*wgpu.Graph)
+	_, err = rec.Finish()
 	assert.Error(t, err, "a recorder finishes once")
 	assert.Error(t, rec.Launch(counter, [3]uint32{1, 1, 1}, buf), "a finished recorder records nothing")
 	wg.Release()
@@ -269,7 +275,7 @@ func TestGPUGraphLifecycle(t *testing.T) {
 	og.Release() // after the device's Close: harmless
 	og.Release()
 	assert.ErrorIs(t, other.Close(), wgpu.ErrClosed, "the client's Close reports the device's")
-	_, err = d.NewGraphRecorder(stream)
+	_, err = d.Capture(stream)
 	assert.ErrorIs(t, err, wgpu.ErrClosed)
 }
 

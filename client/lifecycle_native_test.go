@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/internal/gputest"
-	"github.com/streamgate/streamgate/internal/testhook"
+	"github.com/streamgate/streamgate/internal/low/testhook"
 )
 
 // TestLifecycleModelCatchesResurrection: on a device made to recreate the

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/streamgate/streamgate/internal/leaktest"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m, leaktest.Options()...) }

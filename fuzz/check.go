@@ -7,16 +7,16 @@ import (
 
 	"github.com/anishathalye/porcupine"
 
-	"github.com/streamgate/streamgate/internal/model"
+	"github.com/streamgate/streamgate/internal/oracle"
 	"github.com/streamgate/streamgate/registry"
 )
 
 // registryModel is the porcupine model of a registry: the sequential model of
-// internal/model stepped by the calls of a [history], partitioned as
+// internal/oracle stepped by the calls of a [history], partitioned as
 // [partition] says. Inputs are [call] values and outputs their Out.
 var registryModel = porcupine.Model{
 	Partition: partition,
-	Init:      func() any { return newLinState(&model.Registry{}) },
+	Init:      func() any { return newLinState(&oracle.Registry{}) },
 	Step:      step,
 	Equal:     func(a, b any) bool { return a.(*linState).key == b.(*linState).key },
 	Hash:      func(s any) uint64 { return maphash.String(hashSeed, s.(*linState).key) },
@@ -31,11 +31,11 @@ var hashSeed = maphash.MakeSeed()
 // linState is one state of the model: never modified once made, as
 // porcupine requires.
 type linState struct {
-	m   *model.Registry
+	m   *oracle.Registry
 	key string // m.Key()
 }
 
-func newLinState(m *model.Registry) *linState { return &linState{m: m, key: m.Key()} }
+func newLinState(m *oracle.Registry) *linState { return &linState{m: m, key: m.Key()} }
 
 // step applies call in to state s and reports whether its output agrees.
 // Reads return s itself; writes a modified copy.
@@ -45,7 +45,7 @@ func step(s, in, out any) (bool, any) {
 	switch c.Op.Kind {
 	case opSet:
 		m = m.Clone()
-		m.Insert(model.Override{ID: c.Op.Override, Mode: c.Op.Mode, Stream: c.Op.Stream})
+		m.Insert(oracle.Override{ID: c.Op.Override, Mode: c.Op.Mode, Stream: c.Op.Stream})
 		return true, newLinState(m)
 	case opRelease, opReleaseAgain:
 		m = m.Clone()

@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/streamgate/streamgate/internal/testhook"
+	"github.com/streamgate/streamgate/internal/low/testhook"
 )
 
 // contention counts what the write hook of [contend] did.

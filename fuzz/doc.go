@@ -1,5 +1,5 @@
 // Package fuzz checks the registry and lockfree packages against the
-// sequential model in internal/model: it decodes fuzz bytes into readable
+// sequential oracle in internal/oracle: it decodes fuzz bytes into readable
 // operation sequences, applies them to a real implementation and to the
 // model, and compares every read (runSequential and runSlice); and it runs
 // concurrent programs on one registry while recording every call, then
@@ -12,7 +12,7 @@
 // checkers fire (one of them writers that store where they must
 // compare-and-swap). The concurrent checks and the exhaustive release orders
 // also run with the registry's writers made to lose their compare-and-swap
-// races (internal/testhook), so the retry path is what they check. Their
+// races (internal/low/testhook), so the retry path is what they check. Their
 // seed corpora are under testdata/fuzz/.
 //
 // Everything here drives an implementation through the registryAPI

@@ -6,7 +6,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/streamgate/streamgate/internal/leaktest"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 )
 
 // afterTests run once the package's tests have ended (the cgo fuzz target

@@ -138,7 +138,11 @@ func (op regOp) String() string {
 type regOps []regOp
 
 // String lists the ops one a line, numbered from 0.
-func (ops regOps) String() string {
+func (ops regOps) String() string { return listOps(ops) }
+
+// listOps formats ops one a line, numbered from 0: the String of regOps
+// and sliceOps.
+func listOps[T any](ops []T) string {
 	var b strings.Builder
 	for i, op := range ops {
 		fmt.Fprintf(&b, "%3d  %v\n", i, op)

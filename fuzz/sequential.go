@@ -3,7 +3,7 @@ package fuzz
 import (
 	"fmt"
 
-	"github.com/streamgate/streamgate/internal/model"
+	"github.com/streamgate/streamgate/internal/oracle"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -18,7 +18,7 @@ import (
 // Release of one, it also compares Mode of every stream the burst set. At
 // the end it releases every override and checks that r is empty again.
 func runSequential(r registryAPI, ops regOps) error {
-	var m model.Registry
+	var m oracle.Registry
 	// By Set position: the overrides each Set (one) or Burst (many) made,
 	// and the model's ids of them.
 	var handles [][]override
@@ -94,7 +94,7 @@ func runSequential(r registryAPI, ops regOps) error {
 
 // compare reads everything r can tell about [streams] and compares it with
 // m. It returns "" when they agree, else the first difference.
-func compare(r registryAPI, m *model.Registry) string {
+func compare(r registryAPI, m *oracle.Registry) string {
 	for _, s := range streams {
 		for _, def := range []registry.StreamMode{registry.Execute, registry.Discard} {
 			if got, want := r.Mode(s, def), m.Mode(s, def); got != want {
@@ -119,7 +119,7 @@ func compare(r registryAPI, m *model.Registry) string {
 // compareBurst compares Mode of every stream of a burst with byte a under
 // both defaults. It returns "" when r and m agree, else the first
 // difference.
-func compareBurst(r registryAPI, m *model.Registry, a byte) string {
+func compareBurst(r registryAPI, m *oracle.Registry, a byte) string {
 	for j := range burstCount(a) {
 		_, s := burstEntry(a, j)
 		for _, def := range []registry.StreamMode{registry.Execute, registry.Discard} {

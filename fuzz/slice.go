@@ -93,13 +93,7 @@ func (op sliceOp) String() string {
 type sliceOps []sliceOp
 
 // String lists the ops one a line, numbered from 0.
-func (ops sliceOps) String() string {
-	var b strings.Builder
-	for i, op := range ops {
-		fmt.Fprintf(&b, "%3d  %v\n", i, op)
-	}
-	return b.String()
-}
+func (ops sliceOps) String() string { return listOps(ops) }
 
 // decodeSliceOps decodes data into slice ops. Each op starts with a byte
 // whose low two bits are its kind. Append takes (byte>>2)%4 elements, one

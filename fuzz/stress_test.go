@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/streamgate/streamgate/internal/model"
+	"github.com/streamgate/streamgate/internal/oracle"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -69,7 +69,7 @@ func TestStress(t *testing.T) {
 func stressGoroutine(t *testing.T, r *registry.Registry, g, iters int, shared []registry.ServiceStream) {
 	rng := rand.New(rand.NewPCG(uint64(g), 7))
 	own := registry.ServiceStream{Service: 3, Stream: registry.StreamID(g)}
-	var m model.Registry // own's overrides only
+	var m oracle.Registry // own's overrides only
 	type held struct {
 		o  *registry.Override
 		id int // in m; 0 for a shared stream's

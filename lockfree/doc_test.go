@@ -8,7 +8,8 @@ import (
 
 func ExampleValue_Update() {
 	type config struct{ workers int }
-	v := lockfree.NewValue(&config{workers: 1})
+	var v lockfree.Value[config]
+	v.Store(&config{workers: 1})
 	v.Update(func(old *config) *config {
 		c := *old // copy: never modify old
 		c.workers++

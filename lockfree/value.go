@@ -11,13 +11,6 @@ type Value[S any] struct {
 	p atomic.Pointer[S] // the published snapshot; never modified once stored
 }
 
-// NewValue returns a Value holding initial.
-func NewValue[S any](initial *S) *Value[S] {
-	v := new(Value[S])
-	v.p.Store(initial)
-	return v
-}
-
 // Load returns the current snapshot. The caller must not modify it.
 func (v *Value[S]) Load() *S { return v.p.Load() }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/streamgate/streamgate/internal/spin"
+	"github.com/streamgate/streamgate/internal/low/spin"
 	"github.com/streamgate/streamgate/lockfree"
 )
 
@@ -33,7 +33,8 @@ func TestValueZero(t *testing.T) {
 
 func TestValueUpdateNoChange(t *testing.T) {
 	x := 1
-	v := lockfree.NewValue(&x)
+	var v lockfree.Value[int]
+	v.Store(&x)
 	old, new := v.Update(func(old *int) *int { return old })
 	assert.Same(t, &x, old)
 	assert.Same(t, &x, new)
@@ -41,7 +42,8 @@ func TestValueUpdateNoChange(t *testing.T) {
 
 func TestValueCompareAndSwap(t *testing.T) {
 	a, b, c := 1, 2, 3
-	v := lockfree.NewValue(&a)
+	var v lockfree.Value[int]
+	v.Store(&a)
 	assert.False(t, v.CompareAndSwap(&b, &c))
 	assert.Same(t, &a, v.Load())
 	assert.True(t, v.CompareAndSwap(&a, &b))
@@ -56,7 +58,8 @@ func TestValueLosesNoUpdate(t *testing.T) {
 	for _, procs := range []int{1, 2, 8} {
 		t.Run("", func(t *testing.T) {
 			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-			v := lockfree.NewValue(&counter{})
+			var v lockfree.Value[counter]
+			v.Store(&counter{})
 			const writers, each = 8, 500
 			var retries atomic.Int64
 			var wg sync.WaitGroup
@@ -122,7 +125,8 @@ func TestValueLosesNoUpdate(t *testing.T) {
 // brokenValue mutates the snapshot in place instead of publishing a copy: the
 // reader check of TestValueLosesNoUpdate must catch it.
 func TestReaderCheckCatchesInPlaceMutation(t *testing.T) {
-	v := lockfree.NewValue(&counter{})
+	var v lockfree.Value[counter]
+	v.Store(&counter{})
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	var bad atomic.Int64
@@ -161,6 +165,7 @@ func TestReaderCheckCatchesInPlaceMutation(t *testing.T) {
 }
 
 func TestValueLoadAllocs(t *testing.T) {
-	v := lockfree.NewValue(&counter{})
+	var v lockfree.Value[counter]
+	v.Store(&counter{})
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _ = v.Load() }))
 }

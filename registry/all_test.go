@@ -10,8 +10,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/streamgate/streamgate/internal/model"
-	"github.com/streamgate/streamgate/internal/spin"
+	"github.com/streamgate/streamgate/internal/low/spin"
+	"github.com/streamgate/streamgate/internal/oracle"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -36,19 +36,19 @@ func checkOrder(t *testing.T, infos []registry.OverrideInfo) {
 
 // checkAllModel fails unless r.All yields exactly m's live overrides; ids
 // maps a registry override id to the model's.
-func checkAllModel(t *testing.T, r *registry.Registry, m *model.Registry, ids map[uint64]int) {
+func checkAllModel(t *testing.T, r *registry.Registry, m *oracle.Registry, ids map[uint64]int) {
 	t.Helper()
 	infos := slices.Collect(r.All())
 	checkOrder(t, infos)
-	got := make([]model.Override, 0, len(infos))
+	got := make([]oracle.Override, 0, len(infos))
 	for _, in := range infos {
 		id, ok := ids[in.ID]
 		require.True(t, ok, "All yields an unknown id %d", in.ID)
-		got = append(got, model.Override{ID: id, Mode: in.Mode, Stream: in.Stream})
+		got = append(got, oracle.Override{ID: id, Mode: in.Mode, Stream: in.Stream})
 	}
-	slices.SortFunc(got, func(a, b model.Override) int { return a.ID - b.ID })
+	slices.SortFunc(got, func(a, b oracle.Override) int { return a.ID - b.ID })
 	want := slices.Clone(m.Overrides)
-	slices.SortFunc(want, func(a, b model.Override) int { return a.ID - b.ID })
+	slices.SortFunc(want, func(a, b oracle.Override) int { return a.ID - b.ID })
 	if len(want) == 0 {
 		want = got[:0]
 	}
@@ -63,7 +63,7 @@ func TestAllDifferential(t *testing.T) {
 		for seed := uint64(0); seed < 10; seed++ {
 			rng := rand.New(rand.NewPCG(seed, uint64(nstreams)))
 			r := registry.New()
-			var m model.Registry
+			var m oracle.Registry
 			ids := map[uint64]int{}
 			type handle struct {
 				o  *registry.Override

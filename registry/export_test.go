@@ -24,128 +24,158 @@ func SetHashMask(mask uint64) (restore func()) {
 // the streams with a live override.
 func CheckTrie(r *Registry) (streams int, err error) {
 	sn := r.state.Load()
-	var live [2]int32
-	var seen []ServiceStream
-	var walk func(sl slot, prefix uint64, shift int, root bool) error
-	walk = func(sl slot, prefix uint64, shift int, root bool) error {
-		if sl.bm == 0 {
-			l := (*leaf)(sl.ptr)
-			if l == nil {
-				if !root {
-					return fmt.Errorf("an empty slot below the root")
-				}
-				return nil
-			}
-			// The leaf's hash must agree with the path's bits above shift.
-			if h := hash(l.stream); shift < topShift && h>>uint(shift+trieBits) != prefix>>uint(shift+trieBits) {
-				return fmt.Errorf("leaf %v (hash %#x) under prefix %#x at shift %d", l.stream, h, prefix, shift)
-			}
-			seen = append(seen, l.stream)
-			for o := l; o != nil; o = o.older {
-				if o.stream != l.stream {
-					return fmt.Errorf("stack of %v holds %v", l.stream, o.stream)
-				}
-				if o.older != nil && o.older.id >= o.id {
-					return fmt.Errorf("stack of %v: id %d above id %d", l.stream, o.id, o.older.id)
-				}
-				live[o.mode]++
-			}
-			return nil
-		}
-		kids := sl.kids()
-		if sl.bm&collisionNode != 0 {
-			if shift >= 0 {
-				return fmt.Errorf("a collision node at shift %d", shift)
-			}
-			if len(kids) < 2 {
-				return fmt.Errorf("a collision node of %d leaves", len(kids))
-			}
-			h := hash((*leaf)(kids[0].ptr).stream)
-			for _, k := range kids {
-				if k.bm != 0 || k.ptr == nil {
-					return fmt.Errorf("a collision node holds a non-leaf")
-				}
-				if hk := hash((*leaf)(k.ptr).stream); hk != h {
-					return fmt.Errorf("a collision node holds hashes %#x and %#x", h, hk)
-				}
-				if err := walk(k, prefix, shift, false); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-		if shift < 0 {
-			return fmt.Errorf("an interior node below the hash's last bits")
-		}
-		if len(kids) == 1 && kids[0].bm == 0 {
-			return fmt.Errorf("a node holds a lone leaf")
-		}
-		for i, b := 0, sl.bm; b != 0; i, b = i+1, b&(b-1) {
-			idx := uint64(bits.TrailingZeros32(b))
-			if err := walk(kids[i], prefix|idx<<uint(shift), shift-trieBits, false); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if t := sn.tab; t != nil {
-		if t != &sn.small().t {
-			return 0, fmt.Errorf("a small snapshot's table is not its own")
-		}
-		if sn.rootBM != 0 {
-			return 0, fmt.Errorf("the small table is in use, yet the root's bitmap is %#x", sn.rootBM)
-		}
-		if sn.streams > smallMax {
-			return 0, fmt.Errorf("the small table holds %d streams", sn.streams)
-		}
-		for i := range smallMax {
-			l := t.heads[i]
-			if i >= int(sn.streams) {
-				if l != nil || t.streams[i] != (ServiceStream{}) || t.modes[i] != 0 {
-					return 0, fmt.Errorf("the small table's entry %d is past its %d streams, yet not zero", i, sn.streams)
-				}
-				continue
-			}
-			if l == nil || l.stream != t.streams[i] || l.mode != t.modes[i] {
-				return 0, fmt.Errorf("the small table's entry %d: %v %v, its head %+v", i, t.streams[i], t.modes[i], l)
-			}
-			if err := walk(leafSlot(l), 0, topShift, false); err != nil {
-				return 0, err
-			}
-		}
+	var c trieCheck
+	if sn.tab != nil {
+		err = c.small(sn)
 	} else {
-		if sn.streams <= smallMin {
-			return 0, fmt.Errorf("%d streams in the trie: they belong in the small table", sn.streams)
-		}
-		ts := sn.trie()
-		for i := bits.OnesCount32(ts.rootBM); i < len(ts.kids); i++ {
-			if ts.kids[i] != (slot{}) {
-				return 0, fmt.Errorf("the root's slot %d is past its %d kids, yet not empty", i, bits.OnesCount32(ts.rootBM))
-			}
-		}
-		if ts.rootBM == 0 {
-			return 0, fmt.Errorf("an empty root in trie mode")
-		}
-		if err := walk(ts.rootSlot(), 0, topShift, true); err != nil {
-			return 0, err
-		}
+		err = c.trie(sn)
 	}
-	if live != sn.live {
-		return 0, fmt.Errorf("stacks hold %v live overrides, the snapshot counts %v", live, sn.live)
+	if err != nil {
+		return 0, err
 	}
-	if int(sn.streams) != len(seen) {
-		return 0, fmt.Errorf("the trie has %d streams, the snapshot counts %d", len(seen), sn.streams)
+	if c.live != sn.live {
+		return 0, fmt.Errorf("stacks hold %v live overrides, the snapshot counts %v", c.live, sn.live)
 	}
-	slices.SortFunc(seen, func(a, b ServiceStream) int {
+	if int(sn.streams) != len(c.seen) {
+		return 0, fmt.Errorf("the trie has %d streams, the snapshot counts %d", len(c.seen), sn.streams)
+	}
+	slices.SortFunc(c.seen, func(a, b ServiceStream) int {
 		if a.Service != b.Service {
 			return int(a.Service) - int(b.Service)
 		}
 		return int(a.Stream) - int(b.Stream)
 	})
-	if len(slices.Compact(seen)) != len(seen) {
+	if len(slices.Compact(c.seen)) != len(c.seen) {
 		return 0, fmt.Errorf("a stream has two leaves")
 	}
-	return len(seen), nil
+	return len(c.seen), nil
+}
+
+// trieCheck is CheckTrie's walk: what it has counted so far.
+type trieCheck struct {
+	live [2]int32        // the live overrides of the stacks seen, by mode
+	seen []ServiceStream // the streams of the leaves seen
+}
+
+// small checks a small snapshot: its table, each entry's stack.
+func (c *trieCheck) small(sn *snapshot) error {
+	t := sn.tab
+	if t != &sn.small().t {
+		return fmt.Errorf("a small snapshot's table is not its own")
+	}
+	if sn.rootBM != 0 {
+		return fmt.Errorf("the small table is in use, yet the root's bitmap is %#x", sn.rootBM)
+	}
+	if sn.streams > smallMax {
+		return fmt.Errorf("the small table holds %d streams", sn.streams)
+	}
+	for i := range smallMax {
+		l := t.heads[i]
+		if i >= int(sn.streams) {
+			if l != nil || t.streams[i] != (ServiceStream{}) || t.modes[i] != 0 {
+				return fmt.Errorf("the small table's entry %d is past its %d streams, yet not zero", i, sn.streams)
+			}
+			continue
+		}
+		if l == nil || l.stream != t.streams[i] || l.mode != t.modes[i] {
+			return fmt.Errorf("the small table's entry %d: %v %v, its head %+v", i, t.streams[i], t.modes[i], l)
+		}
+		if err := c.walk(leafSlot(l), 0, topShift, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// trie checks a snapshot in trie mode: its root, then the walk below it.
+func (c *trieCheck) trie(sn *snapshot) error {
+	if sn.streams <= smallMin {
+		return fmt.Errorf("%d streams in the trie: they belong in the small table", sn.streams)
+	}
+	ts := sn.trie()
+	for i := bits.OnesCount32(ts.rootBM); i < len(ts.kids); i++ {
+		if ts.kids[i] != (slot{}) {
+			return fmt.Errorf("the root's slot %d is past its %d kids, yet not empty", i, bits.OnesCount32(ts.rootBM))
+		}
+	}
+	if ts.rootBM == 0 {
+		return fmt.Errorf("an empty root in trie mode")
+	}
+	return c.walk(ts.rootSlot(), 0, topShift, true)
+}
+
+// walk checks the subtree in sl, reached by the hash bits prefix above
+// shift.
+func (c *trieCheck) walk(sl slot, prefix uint64, shift int, root bool) error {
+	if sl.bm == 0 {
+		return c.leaf((*leaf)(sl.ptr), prefix, shift, root)
+	}
+	kids := sl.kids()
+	if sl.bm&collisionNode != 0 {
+		return c.collision(kids, prefix, shift)
+	}
+	if shift < 0 {
+		return fmt.Errorf("an interior node below the hash's last bits")
+	}
+	if len(kids) == 1 && kids[0].bm == 0 {
+		return fmt.Errorf("a node holds a lone leaf")
+	}
+	for i, b := 0, sl.bm; b != 0; i, b = i+1, b&(b-1) {
+		idx := uint64(bits.TrailingZeros32(b))
+		if err := c.walk(kids[i], prefix|idx<<uint(shift), shift-trieBits, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// leaf checks one stream's stack, nil only as an empty root.
+func (c *trieCheck) leaf(l *leaf, prefix uint64, shift int, root bool) error {
+	if l == nil {
+		if !root {
+			return fmt.Errorf("an empty slot below the root")
+		}
+		return nil
+	}
+	// The leaf's hash must agree with the path's bits above shift.
+	if h := hash(l.stream); shift < topShift && h>>uint(shift+trieBits) != prefix>>uint(shift+trieBits) {
+		return fmt.Errorf("leaf %v (hash %#x) under prefix %#x at shift %d", l.stream, h, prefix, shift)
+	}
+	c.seen = append(c.seen, l.stream)
+	for o := l; o != nil; o = o.older {
+		if o.stream != l.stream {
+			return fmt.Errorf("stack of %v holds %v", l.stream, o.stream)
+		}
+		if o.older != nil && o.older.id >= o.id {
+			return fmt.Errorf("stack of %v: id %d above id %d", l.stream, o.id, o.older.id)
+		}
+		c.live[o.mode]++
+	}
+	return nil
+}
+
+// collision checks a collision node: where the hash is spent, two or more
+// leaves of one hash.
+func (c *trieCheck) collision(kids []slot, prefix uint64, shift int) error {
+	if shift >= 0 {
+		return fmt.Errorf("a collision node at shift %d", shift)
+	}
+	if len(kids) < 2 {
+		return fmt.Errorf("a collision node of %d leaves", len(kids))
+	}
+	h := hash((*leaf)(kids[0].ptr).stream)
+	for _, k := range kids {
+		if k.bm != 0 || k.ptr == nil {
+			return fmt.Errorf("a collision node holds a non-leaf")
+		}
+		if hk := hash((*leaf)(k.ptr).stream); hk != h {
+			return fmt.Errorf("a collision node holds hashes %#x and %#x", h, hk)
+		}
+		if err := c.walk(k, prefix, shift, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // AllOf iterates over one snapshot of r as All does and returns what it

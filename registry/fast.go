@@ -1,6 +1,6 @@
 package registry
 
-import "github.com/streamgate/streamgate/internal/testhook"
+import "github.com/streamgate/streamgate/internal/low/testhook"
 
 // The fast word: one atomic word that answers Mode and Resolve when no live
 // override sets the mode opposite to the default, the steady state of a
@@ -147,7 +147,10 @@ func (r *Registry) Mode(s ServiceStream, def StreamMode) StreamMode {
 //go:noinline
 func (r *Registry) slowMode(s ServiceStream, def StreamMode) StreamMode {
 	// snapshot.mode, written out here: a call less on every read that
-	// leaves the fast word.
+	// leaves the fast word. BenchmarkSlowMode (fast_bench_test.go) shows
+	// it: with one override live (impl=written-out against impl=call) the
+	// call costs a read a third or more of its ~4 ns. Keep the two copies
+	// in step.
 	sn := r.state.Load()
 	if def > Discard {
 		panic(invalidStreamMode(def))

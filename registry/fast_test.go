@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/streamgate/streamgate/internal/spin"
+	"github.com/streamgate/streamgate/internal/low/spin"
 )
 
 // checkFast fails unless the fast word claims no more than sn: each quiet

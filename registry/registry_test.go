@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/streamgate/streamgate/internal/model"
+	"github.com/streamgate/streamgate/internal/oracle"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -141,7 +141,7 @@ func TestRegistryManyOverrides(t *testing.T) {
 	// Past the inline capacity the snapshot indexes its entries; check the
 	// index agrees with the model for 1,024 overrides over many streams.
 	r := registry.New()
-	var m model.Registry
+	var m oracle.Registry
 	rng := rand.New(rand.NewPCG(1, 2))
 	type pair struct {
 		o  *registry.Override
@@ -184,7 +184,7 @@ func TestRegistryDifferential(t *testing.T) {
 	for seed := uint64(0); seed < 50; seed++ {
 		rng := rand.New(rand.NewPCG(seed, 99))
 		r := registry.New()
-		var m model.Registry
+		var m oracle.Registry
 		type handle struct {
 			o  *registry.Override
 			id int
@@ -233,7 +233,7 @@ func TestRegistryOwnStreams(t *testing.T) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(g), 1))
 			s := registry.ServiceStream{Service: registry.ServiceID(g % 2), Stream: registry.StreamID(g)}
-			var m model.Registry
+			var m oracle.Registry
 			type handle struct {
 				o  *registry.Override
 				id int

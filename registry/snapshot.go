@@ -261,8 +261,9 @@ func (sn *snapshot) withProcess(p ProcessMode) *snapshot {
 	return n
 }
 
-// mode is the slow path of Resolve (Registry.slowMode has it written out):
-// it validates def, then scans the small table or looks s up in the trie.
+// mode is the slow path of Resolve (Registry.slowMode has it written out,
+// as BenchmarkSlowMode shows the call matters; keep the two in step): it
+// validates def, then scans the small table or looks s up in the trie.
 func (sn *snapshot) mode(s ServiceStream, def StreamMode) StreamMode {
 	if def > Discard {
 		panic(invalidStreamMode(def))

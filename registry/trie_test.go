@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/streamgate/streamgate/internal/model"
+	"github.com/streamgate/streamgate/internal/oracle"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -14,7 +14,7 @@ import (
 // collide: all of them (mask 0: one collision node), below the first level
 // or two (deep chains of one-child nodes ending in collision nodes), or in
 // a few low bits only. After every write the trie must be well formed
-// (registry.CheckTrie) and every read agree with the model.
+// (registry.CheckTrie) and every read agree with the oracle.
 func TestTrieCollisions(t *testing.T) {
 	masks := []uint64{
 		0,                  // every hash equal
@@ -33,7 +33,7 @@ func TestTrieCollisions(t *testing.T) {
 			defer registry.SetHashMask(mask)()
 			rng := rand.New(rand.NewPCG(mask, 7))
 			r := registry.New()
-			var m model.Registry
+			var m oracle.Registry
 			type handle struct {
 				o  *registry.Override
 				id int

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/streamgate/streamgate/internal/model"
-	"github.com/streamgate/streamgate/internal/testhook"
+	"github.com/streamgate/streamgate/internal/low/testhook"
+	"github.com/streamgate/streamgate/internal/oracle"
 	"github.com/streamgate/streamgate/registry"
 )
 
@@ -25,12 +25,12 @@ func setWriteHook(t *testing.T, r *registry.Registry, fn func(attempt int) bool)
 // set on both.
 type pair struct {
 	r   *registry.Registry
-	m   *model.Registry
+	m   *oracle.Registry
 	ids map[*registry.Override]int // the model's id of each override
 }
 
 func newPair() *pair {
-	return &pair{r: registry.New(), m: &model.Registry{}, ids: map[*registry.Override]int{}}
+	return &pair{r: registry.New(), m: &oracle.Registry{}, ids: map[*registry.Override]int{}}
 }
 
 func (p *pair) set(mode registry.StreamMode, s registry.ServiceStream) *registry.Override {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/streamgate/streamgate/internal/slogwarn"
+	"github.com/streamgate/streamgate/internal/low/slogwarn"
 )
 
 // defaultLogger is what a Tuner logs to when the program gives no logger:

@@ -17,7 +17,7 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/leaktest"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/tune"

@@ -215,16 +215,7 @@ func frontEndError(op string, err error) error {
 
 // bindingOf converts a binding of the front-end.
 func bindingOf(b wgsl.Binding) Binding {
-	var t BindingType
-	switch b.Kind {
-	case wgsl.StorageRead:
-		t = BindingStorageRead
-	case wgsl.StorageReadWrite:
-		t = BindingStorageReadWrite
-	case wgsl.Uniform:
-		t = BindingUniform
-	}
-	return Binding{Group: b.Group, Index: b.Index, Name: b.Name, Type: t, WGSL: b.Type, MinSize: b.MinSize}
+	return Binding{Group: b.Group, Index: b.Index, Name: b.Name, Type: b.Kind, WGSL: b.Type, MinSize: b.MinSize}
 }
 
 // checkEntryLimits checks a compute entry point against the device limits

@@ -27,7 +27,7 @@ func BenchmarkCheckModule(b *testing.B) {
 		return string(src)
 	}
 	cases := []struct{ name, src string }{
-		{"matmul", read("../internal/decoder/kernels/matmul_tiled.wgsl")},
+		{"matmul", read("../internal/workload/kernels/matmul_tiled.wgsl")},
 		{"largest", read("testdata/corpus/sort/gausplat__transform_backward__kernel.wgsl")},
 		{"value-index", `@group(0) @binding(0) var<storage, read_write> out: array<u32>;
 fn pick(v: array<u32, 4>, i: u32) -> u32 { return v[i]; }

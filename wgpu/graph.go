@@ -22,11 +22,11 @@ var _ gpu.Capturer = (*Device)(nil)
 // returns an error matching [ErrClosed] once Close has begun, and one
 // matching [ErrStreamClosed] when [Device.CloseStream] retired id.
 func (d *Device) Capture(id gpu.StreamID) (gpu.GraphRecorder, error) {
-	return d.NewGraphRecorder(id)
+	return d.newGraphRecorder(id)
 }
 
-// NewGraphRecorder is [Device.Capture] returning the concrete type.
-func (d *Device) NewGraphRecorder(id gpu.StreamID) (*GraphRecorder, error) {
+// newGraphRecorder is [Device.Capture] returning the concrete type.
+func (d *Device) newGraphRecorder(id gpu.StreamID) (*GraphRecorder, error) {
 	if d.closed.Load() {
 		return nil, closedError("Capture")
 	}
@@ -159,15 +159,15 @@ func (r *GraphRecorder) Len() int { return len(r.launches) }
 // error. (A graph finished just before its stream is retired never
 // replays: [Graph.Replay] returns the error then.)
 func (r *GraphRecorder) Finish() (gpu.Graph, error) {
-	g, err := r.FinishGraph()
+	g, err := r.finishGraph()
 	if err != nil {
 		return nil, err // not a typed nil in the interface
 	}
 	return g, nil
 }
 
-// FinishGraph is [GraphRecorder.Finish] returning the concrete type.
-func (r *GraphRecorder) FinishGraph() (*Graph, error) {
+// finishGraph is [GraphRecorder.Finish] returning the concrete type.
+func (r *GraphRecorder) finishGraph() (*Graph, error) {
 	const op = "Capture"
 	d := r.d
 	if r.finished {

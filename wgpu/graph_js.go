@@ -22,11 +22,11 @@ var _ gpu.Capturer = (*Device)(nil)
 // Capture starts recording a graph of launches for stream id (see the
 // desktop build's Capture).
 func (d *Device) Capture(id gpu.StreamID) (gpu.GraphRecorder, error) {
-	return d.NewGraphRecorder(id)
+	return d.newGraphRecorder(id)
 }
 
-// NewGraphRecorder is [Device.Capture] returning the concrete type.
-func (d *Device) NewGraphRecorder(id gpu.StreamID) (*GraphRecorder, error) {
+// newGraphRecorder is [Device.Capture] returning the concrete type.
+func (d *Device) newGraphRecorder(id gpu.StreamID) (*GraphRecorder, error) {
 	if d.closed.Load() {
 		return nil, closedError("Capture")
 	}
@@ -132,15 +132,15 @@ func (r *GraphRecorder) Len() int { return len(r.launches) }
 // build's). It waits for the browser's compiles of the graph's kernels:
 // call it from a goroutine, not inside a js.FuncOf callback.
 func (r *GraphRecorder) Finish() (gpu.Graph, error) {
-	g, err := r.FinishGraph()
+	g, err := r.finishGraph()
 	if err != nil {
 		return nil, err
 	}
 	return g, nil
 }
 
-// FinishGraph is [GraphRecorder.Finish] returning the concrete type.
-func (r *GraphRecorder) FinishGraph() (*Graph, error) {
+// finishGraph is [GraphRecorder.Finish] returning the concrete type.
+func (r *GraphRecorder) finishGraph() (*Graph, error) {
 	const op = "Capture"
 	d := r.d
 	if r.finished {

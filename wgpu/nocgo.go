@@ -179,11 +179,6 @@ func NewBufferFrom[T Numeric](d *Device, usage BufferUsage, v []T) (*Buffer, err
 // Capture returns an error matching [ErrNoCgo].
 func (d *Device) Capture(id gpu.StreamID) (gpu.GraphRecorder, error) { return nil, noCgo("Capture") }
 
-// NewGraphRecorder returns an error matching [ErrNoCgo].
-func (d *Device) NewGraphRecorder(id gpu.StreamID) (*GraphRecorder, error) {
-	return nil, noCgo("Capture")
-}
-
 // GraphRecorder records a graph; in this build there is none.
 type GraphRecorder struct{}
 
@@ -197,9 +192,6 @@ func (r *GraphRecorder) Len() int { return 0 }
 
 // Finish returns an error matching [ErrNoCgo].
 func (r *GraphRecorder) Finish() (gpu.Graph, error) { return nil, noCgo("Capture") }
-
-// FinishGraph returns an error matching [ErrNoCgo].
-func (r *GraphRecorder) FinishGraph() (*Graph, error) { return nil, noCgo("Capture") }
 
 // Graph is a captured graph; in this build there is none.
 type Graph struct{}

@@ -6,6 +6,14 @@ import "log/slog"
 // submits them, when [Options].MaxBatch is 0.
 const DefaultMaxBatch = 1024
 
+// DefaultStagingPoolBytes is how many bytes of idle staging buffers a
+// device keeps for read-backs when [Options].StagingPoolBytes is 0.
+const DefaultStagingPoolBytes = 64 << 20
+
+// DefaultTempPoolBytes is how many bytes of recycled buffers a device keeps
+// for [Device.TempBuffer] when [Options].TempPoolBytes is 0.
+const DefaultTempPoolBytes = 256 << 20
+
 // Options select the adapter [Open] uses and tune the device. The zero value
 // asks for any adapter with default settings. It is a plain value.
 type Options struct {

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/testhook"
+	"github.com/streamgate/streamgate/internal/low/testhook"
 	"github.com/streamgate/streamgate/wgpu"
 )
 

@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/testhook"
+	"github.com/streamgate/streamgate/internal/low/testhook"
 )
 
 // This file holds a stream's state and the calls that flush and wait for
@@ -95,7 +95,7 @@ func (d *Device) lockStream(op string, id gpu.StreamID) (*stream, error) {
 //
 // A retired id stays retired, whether it had state or not: a later call
 // that would record on it ([Device.Launch], [Graph.Replay],
-// [Device.NewGraphRecorder] and its Finish, [Device.TimeStream]) creates
+// [Device.Capture] and its Finish, [Device.TimeStream]) creates
 // nothing and returns an error matching [ErrStreamClosed] (and
 // gpu.ErrStreamClosed); so does such a call racing CloseStream, unless it
 // recorded before CloseStream took the stream, and then CloseStream

@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/testhook"
+	"github.com/streamgate/streamgate/internal/low/testhook"
 )
 
 // A stream of the js build: Launch appends to an integer command list

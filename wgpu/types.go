@@ -2,16 +2,8 @@ package wgpu
 
 import "time"
 
-// The plain types and constants of the buffer pools, the counts and the
-// element types of buffer I/O: in both builds, with cgo and without.
-
-// DefaultStagingPoolBytes is how many bytes of idle staging buffers a
-// device keeps for read-backs when [Options].StagingPoolBytes is 0.
-const DefaultStagingPoolBytes = 64 << 20
-
-// DefaultTempPoolBytes is how many bytes of recycled buffers a device keeps
-// for [Device.TempBuffer] when [Options].TempPoolBytes is 0.
-const DefaultTempPoolBytes = 256 << 20
+// The plain types of the counts and the element types of buffer I/O: in
+// every build. The defaults of [Options] are in options.go.
 
 // Stats is what a device holds and has done, as [Device.Stats] reads it
 // (package metrics publishes it): its pipeline builds, its live buffers,

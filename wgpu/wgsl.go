@@ -3,29 +3,23 @@ package wgpu
 import (
 	"fmt"
 	"strings"
+
+	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
-// BindingType is how a kernel declares a buffer binding.
-type BindingType uint8
+// BindingType is how a kernel declares a buffer binding: the front-end's
+// [wgsl.BindingKind] itself, so that a binding has one kind type from the
+// WGSL to the launch.
+type BindingType = wgsl.BindingKind
 
 const (
 	// BindingStorageRead: var<storage> or var<storage, read>.
-	BindingStorageRead BindingType = iota + 1
+	BindingStorageRead = wgsl.StorageRead
 	// BindingStorageReadWrite: var<storage, read_write>.
-	BindingStorageReadWrite
+	BindingStorageReadWrite = wgsl.StorageReadWrite
 	// BindingUniform: var<uniform>.
-	BindingUniform
+	BindingUniform = wgsl.Uniform
 )
-
-var bindingTypeNames = [...]string{"", "storage-read", "storage-read-write", "uniform"}
-
-// String returns the type's name.
-func (t BindingType) String() string {
-	if int(t) < len(bindingTypeNames) && t != 0 {
-		return bindingTypeNames[t]
-	}
-	return fmt.Sprintf("BindingType(%d)", uint8(t))
-}
 
 // Binding is one buffer binding of a kernel's entry point:
 // @group(Group) @binding(Index).

@@ -15,11 +15,11 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/internal/genrun"
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
+	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
-	"github.com/streamgate/streamgate/wgpu"
 )
 
 const generateSummary = "generate tokens with a KV cache: warm up (capture, compile, autotune), replay the decode step per token, check on the CPU, measure cold"
@@ -106,7 +106,7 @@ type generateReport struct {
 func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
 	var cfg generateConfig
 	fs := newFlagSet("generate", generateSummary+".\n\n"+
-		"The model is a GPT-2-style decoder (package internal/decoder) on random\n"+
+		"The model is a GPT-2-style decoder (package internal/workload/decoder) on random\n"+
 		"weights from -seed, with a KV cache of -max-seq rows per layer. The prompt\n"+
 		"(-prompt, or -prompt-len tokens drawn from -seed) is prefilled, then\n"+
 		"-tokens tokens are generated greedily, one decode step each: the token\n"+
@@ -229,135 +229,128 @@ func joinIDs(ids []uint32) string {
 // generate runs the generation; see generateFlags. It returns the exit
 // status.
 func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer) (code int) {
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "streamgate generate: "+format+"\n", args...)
-		return 1
-	}
 	mc, prompt, n := cfg.model, cfg.prompt, cfg.tokens
 	rep := generateReport{Workload: "generate", Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Vocab: mc.Vocab, MaxSeq: mc.Seq, PromptTokens: len(prompt), Prompt: prompt, Tokens: n,
 		LaunchesPrefill: mc.PrefillLaunches(), LaunchesPerToken: mc.DecodeLaunches(), Winners: map[string]string{}}
-	log := newCmdLog("generate", stderr)
-	cache, cr, err := openTuneCache(cfg.cache, log)
-	if err != nil {
-		return usageFail(stderr, "generate", "%v", err)
+	s, code := openSetup(setupConfig{cmd: "generate", cache: cfg.cache, adapter: cfg.adapter, compileWorkers: cfg.compileWorkers, timing: cfg.timing}, stderr)
+	if s == nil {
+		return code
 	}
-	defer cache.Close()
+	defer s.close()
 	if cfg.json {
-		text := stdout
+		defer s.jsonOutput(&code, stdout, func() any { rep.Cache = s.cr.json(); return rep })
 		stdout = io.Discard
-		defer func() {
-			if code == 0 || code == exitInterrupted {
-				rep.Cache = cr.json()
-				if c := writeJSON(text, rep); c != 0 {
-					code = c
-				}
-			}
-		}()
 	}
-	wgpu.StartLowering() // beside opening the device and the setup (issue 32)
-	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
-	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
-		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
-	}
-	if err != nil {
-		return fail("opening the device: %v", err)
-	}
-	defer d.Close()
 	fmt.Fprintf(stdout, "streamgate generate: a GPT-2-style decoder, %d layers, width %d, %d heads, vocabulary %d, a KV cache of %d rows;\n",
 		mc.Layers, mc.Width, mc.Heads, mc.Vocab, mc.Seq)
 	fmt.Fprintf(stdout, "a prompt of %d tokens, then %d tokens generated greedily (prefill: %d launches; a token: %d launches)\n",
 		len(prompt), n, mc.PrefillLaunches(), mc.DecodeLaunches())
-	rep.Adapter = genrun.DescribeAdapter(d.Info())
+	rep.Adapter = genrun.DescribeAdapter(s.d.Info())
 	fmt.Fprintf(stdout, "adapter: %s\nprompt:  %s\n", rep.Adapter, joinIDs(prompt))
-	cr.status(stdout)
+	s.cr.status(stdout)
 
 	weights := decoder.NewWeights(mc)
 	want := decoder.ReferenceGenerate(mc, weights, prompt, n)
-	g, err := decoder.NewGenerator(d, mc, weights, prompt)
+	g, err := decoder.NewGenerator(s.d, mc, weights, prompt)
 	if err != nil {
-		return fail("%v", err)
+		return s.fail("%v", err)
 	}
 	defer g.Release()
-	var tunable []*decoder.Op
+	r := &generateRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, ctx: ctx, g: g, want: want, seenKeys: map[string]bool{}}
 	for _, o := range g.Ops() {
 		if o.Tunable() {
-			tunable = append(tunable, o)
+			r.tunable = append(r.tunable, o)
 		}
 	}
-	rep.Keys, rep.CandidateKernels = len(tunable), len(g.Kernels())
-
-	reg := registry.Default
-	c := client.New(d, client.WithRegistry(reg))
-	defer c.Close()
-	report, finishProgress := tuneProgress(stderr)
-	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report), tune.WithLogger(quietLogger)}
-	if cfg.timing == "wall" {
-		opts = append(opts, tune.WithTiming(tune.TimingWall))
-	}
-	tu := tune.New(c, opts...)
-	var tuned []string // the keys measured so far, in order
-	seenKeys := map[string]bool{}
-	launch := genrun.TunedLaunch(ctx, tu, c, func(o *decoder.Op, res *tune.Result) {
+	rep.Keys, rep.CandidateKernels = len(r.tunable), len(g.Kernels())
+	r.launch = genrun.TunedLaunch(ctx, s.tu, s.c, func(o *decoder.Op, res *tune.Result) {
 		rep.Winners[o.Key] = res.Winner
-		if !seenKeys[o.Key] {
-			seenKeys[o.Key] = true
+		if !r.seenKeys[o.Key] {
+			r.seenKeys[o.Key] = true
 			if !res.Cached {
-				tuned = append(tuned, o.Key)
+				r.tuned = append(r.tuned, o.Key)
 			}
 		}
 	})
-	// stopped reports a Ctrl-C seen where, after the warm-up's tuning
-	// when decided.
-	stopped := func(where string, decided bool) int {
-		rep.Interrupted = true
-		hits := len(seenKeys) - len(tuned)
-		if decided {
-			hits = rep.CacheHits
-		} else {
-			rep.TunedKeys, rep.CacheHits = len(tuned), hits
+	defer func() {
+		for _, gr := range []*client.Graph{r.pre, r.dec} {
+			if gr != nil {
+				gr.Release()
+			}
 		}
-		return sayInterrupted(stderr, "generate", where, !decided, tuned, len(tuned), hits, len(tunable), cr)
-	}
-	prev := reg.SetProcessMode(registry.ProcessCompileAndAutotune)
-	defer reg.SetProcessMode(prev)
+	}()
+	return runSteps(r.warmUp, r.generation, r.cpuCheck, r.coldRun, r.chart)
+}
 
-	// 1. The warm-up: both steps captured.
-	fmt.Fprintf(stdout, "\n== 1. warm-up, process mode %v: the prefill and the decode step are captured into two graphs\n", reg.ProcessMode())
+// generateRun is one run of generate, step by step: the warm-up, the
+// generation, the CPU check, the cold run and the chart. Each step returns
+// 0 to go on, or the command's exit code.
+type generateRun struct {
+	*setup
+	cfg      generateConfig
+	rep      *generateReport
+	stdout   io.Writer
+	ctx      context.Context
+	g        *decoder.Generator
+	want     decoder.Generation // the float64 reference's
+	tunable  []*decoder.Op
+	launch   func(*decoder.Op, []gpu.Buffer) error
+	tuned    []string        // the keys measured so far, in order
+	seenKeys map[string]bool // the keys picked so far
+	pre, dec *client.Graph   // the prefill and the decode step, captured
+
+	warmCompiles int64    // the pipelines the warm-up compiled
+	tokens       []uint32 // the generated tokens
+}
+
+// stopped reports a Ctrl-C seen where, after the warm-up's tuning when
+// decided.
+func (r *generateRun) stopped(where string, decided bool) int {
+	rep := r.rep
+	rep.Interrupted = true
+	hits := len(r.seenKeys) - len(r.tuned)
+	if decided {
+		hits = rep.CacheHits
+	} else {
+		rep.TunedKeys, rep.CacheHits = len(r.tuned), hits
+	}
+	return sayInterrupted(r.stderr, "generate", where, !decided, r.tuned, len(r.tuned), hits, len(r.tunable), r.cr)
+}
+
+// warmUp is step 1: the prefill and the decode step captured into two
+// graphs in process mode CompileAndAutotune, their keys tuned and the
+// winners' pipelines primed.
+func (r *generateRun) warmUp() int {
+	d, c, tu, g, rep, stdout, ctx, mc := r.d, r.c, r.tu, r.g, r.rep, r.stdout, r.ctx, r.cfg.model
+	fmt.Fprintf(stdout, "\n== 1. warm-up, process mode %v: the prefill and the decode step are captured into two graphs\n", r.reg.ProcessMode())
 	fmt.Fprintf(stdout, "      (%d and %d launches), executing nothing; their kernels compile, their %d tunable keys are tuned first\n",
-		mc.PrefillLaunches(), mc.DecodeLaunches(), len(tunable))
+		mc.PrefillLaunches(), mc.DecodeLaunches(), len(r.tunable))
 	fmt.Fprintf(stdout, "      (the decode's one-row shapes are keys of their own; measurements run on a fork, on fresh buffers)\n")
 	st0, start := d.Stats(), time.Now()
 	compiles0 := st0.Compiles
-	pre, dec, err := genrun.Capture(c, g, launch)
-	finishProgress()
+	pre, dec, err := genrun.Capture(c, g, r.launch)
+	r.finishProgress()
 	if errors.Is(err, errInterrupted) {
-		return stopped("in the warm-up", false)
+		return r.stopped("in the warm-up", false)
 	}
 	if err != nil {
-		return fail("warm-up: %v", err)
+		return r.fail("warm-up: %v", err)
 	}
-	defer pre.Release()
-	defer dec.Release()
+	r.pre, r.dec = pre, dec
 	if err := c.Sync(ctx); err != nil {
-		return fail("warm-up sync: %v", err)
+		return r.fail("warm-up sync: %v", err)
 	}
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
 	warmCompile := d.Stats().CompileTime - st0.CompileTime
 	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
 	printedHit := false
-	for _, o := range tunable {
+	for _, o := range r.tunable {
 		_, res, err := tu.Pick(ctx, o.Tune)
 		if err != nil {
-			return fail("%s: %v", o.Key, err)
+			return r.fail("%s: %v", o.Key, err)
 		}
-		if !res.Cached || !printedHit {
-			fmt.Fprintln(stdout)
-		}
-		fmt.Fprint(stdout, indent(res.Table()))
-		for _, warn := range res.Warnings {
-			log.warnf("%s: %s", o.Key, warn)
-		}
+		r.printTable(stdout, o.Key, res, !printedHit)
 		if res.Cached {
 			rep.CacheHits++
 			printedHit = true
@@ -371,7 +364,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	// with 0 workgroups; nothing runs.
 	primed, primeTime, err := genrun.Prime(ctx, g, rep.Winners)
 	if err != nil {
-		return fail("warm-up: priming the pipelines: %v", err)
+		return r.fail("warm-up: priming the pipelines: %v", err)
 	}
 	rep.WarmupPrimeMs = ms(primeTime)
 	rep.WarmupSeconds, rep.WarmupCompiles = warmTime.Seconds(), warmCompiles
@@ -384,22 +377,29 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "  pipelines primed:          %d winners dispatched once with 0 workgroups, %.0f ms (the driver's code generation:\n", primed, rep.WarmupPrimeMs)
 	fmt.Fprintf(stdout, "                             lavapipe's runs at a pipeline's first dispatch)\n")
 	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", rep.MeasurementLaunches)
-	tuneSummary(stdout, cr, "keys", rep.CacheHits, len(tunable))
+	tuneSummary(stdout, r.cr, "keys", rep.CacheHits, len(r.tunable))
+	r.warmCompiles = warmCompiles
+	return 0
+}
 
-	// 2. The generation: the prefill replayed once, the decode graph per token.
-	reg.SetProcessMode(registry.ProcessExecute)
-	fmt.Fprintf(stdout, "\n== 2. generation, process mode %v: the prefill graph replayed once, then the decode graph once per token\n", reg.ProcessMode())
+// generation is step 2: the prefill graph replayed once, then the decode
+// graph once per token, in process mode Execute.
+func (r *generateRun) generation() int {
+	d, c, g, rep, stdout, ctx, mc, n := r.d, r.c, r.g, r.rep, r.stdout, r.ctx, r.cfg.model, r.cfg.tokens
+	r.reg.SetProcessMode(registry.ProcessExecute)
+	fmt.Fprintf(stdout, "\n== 2. generation, process mode %v: the prefill graph replayed once, then the decode graph once per token\n", r.reg.ProcessMode())
 	fmt.Fprintf(stdout, "      (the state buffer, position and token, written before each; the argmax read back: 4 bytes)\n")
 	compiles1, replays0 := d.Stats().Compiles, c.Stats().Replays
-	run, err := genrun.Replayed(ctx, g, c, pre, dec, n)
+	run, err := genrun.Replayed(ctx, g, c, r.pre, r.dec, n)
 	tokens, ttft, steps, created := run.Tokens, run.TTFT, run.Steps, run.Created
 	if err != nil && ctx.Err() != nil {
 		rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), genrun.MsList(steps)
-		return stopped(fmt.Sprintf("in the generation, after %d of %d tokens", len(tokens), n), true)
+		return r.stopped(fmt.Sprintf("in the generation, after %d of %d tokens", len(tokens), n), true)
 	}
 	if err != nil {
-		return fail("%v", err)
+		return r.fail("%v", err)
 	}
+	r.tokens = tokens
 	rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), genrun.MsList(steps)
 	rep.TokenMsMedian, rep.TokenMsP99, rep.TokenMsMin, rep.TokenMsMax, rep.TokensPerS = genrun.Latencies(steps)
 	rep.RealPassCompiles, rep.BuffersCreatedAfterFirst = d.Stats().Compiles-compiles1, created
@@ -409,33 +409,43 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	fmt.Fprintf(stdout, "  per token:                 %.3f ms median, p99 %.3f ms (min–max %.3f–%.3f) over %d decode steps: %.0f tokens/s\n",
 		rep.TokenMsMedian, rep.TokenMsP99, rep.TokenMsMin, rep.TokenMsMax, len(steps), rep.TokensPerS)
 	fmt.Fprintf(stdout, "  launches per token:        %d (%d replays in all: no per-launch work in Go)\n", mc.DecodeLaunches(), rep.Replays)
-	fmt.Fprintf(stdout, "  pipelines compiled:        %d (the warm-up compiled %d)\n", rep.RealPassCompiles, warmCompiles)
+	fmt.Fprintf(stdout, "  pipelines compiled:        %d (the warm-up compiled %d)\n", rep.RealPassCompiles, r.warmCompiles)
 	fmt.Fprintf(stdout, "  GPU buffers created:       %d after the first token (the graphs' buffers are fixed)\n", rep.BuffersCreatedAfterFirst)
 	if rep.RealPassCompiles != 0 {
-		return fail("the generation compiled %d pipelines: the warm-up missed them", rep.RealPassCompiles)
+		return r.fail("the generation compiled %d pipelines: the warm-up missed them", rep.RealPassCompiles)
 	}
+	return 0
+}
 
-	// 3. The CPU check: every token and every position's logits.
+// cpuCheck is step 3: every token and every position's logits against the
+// float64 reference.
+func (r *generateRun) cpuCheck() int {
+	g, rep, stdout, ctx, n := r.g, r.rep, r.stdout, r.ctx, r.cfg.tokens
 	logits, err := g.ReadLogits(ctx, n-1)
 	if err != nil {
-		return fail("reading the logits: %v", err)
+		return r.fail("reading the logits: %v", err)
 	}
-	maxErr, err := decoder.CheckGeneration(want, tokens, logits, len(prompt))
+	maxErr, err := decoder.CheckGeneration(r.want, r.tokens, logits, len(r.cfg.prompt))
 	rep.MaxAbsError = maxErr
 	if err != nil {
 		fmt.Fprintf(stdout, "  CPU check:                 FAILED\n")
-		return fail("CPU check failed: %v", err)
+		return r.fail("CPU check failed: %v", err)
 	}
 	rep.TokensMatchReference = true
 	fmt.Fprintf(stdout, "  CPU check:                 passed: every token is the float64 reference's greedy token; logits max abs error %.2g over %d positions\n",
 		maxErr, len(logits))
+	return 0
+}
 
-	// 4. Cold: a child process with empty caches.
+// coldRun is step 4, with -cold: the generation in a child process with
+// empty caches.
+func (r *generateRun) coldRun() int {
+	rep, stdout, cfg, ctx := r.rep, r.stdout, r.cfg, r.ctx
 	if cfg.cold {
 		fmt.Fprintf(stdout, "\n== 3. the same generation cold: this command re-executed as a child with empty caches (lowering and pipelines;\n")
 		fmt.Fprintf(stdout, "      Mesa's shader cache off), the winners above, no warm-up: its pipelines compile at their launches\n")
-		if err := coldFigures(ctx, cfg, rep.Winners, &rep, false); err != nil {
-			return fail("cold: %v", err)
+		if err := coldFigures(ctx, cfg, rep.Winners, rep, false); err != nil {
+			return r.fail("cold: %v", err)
 		}
 		fmt.Fprintf(stdout, "  time to first token cold:  %.2f ms (%d pipelines compiled before it)\n", rep.TTFTMsCold, rep.ColdCompiles)
 		fmt.Fprintf(stdout, "  time to first token warm:  %.2f ms (cold ÷ warm %.1fx; cold − warm %+.2f ms)\n",
@@ -448,18 +458,23 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		if cfg.coldSandbox {
 			var sb generateReport
 			if err := coldFigures(ctx, cfg, rep.Winners, &sb, true); err != nil {
-				return fail("cold, the sandbox's cache empty: %v", err)
+				return r.fail("cold, the sandbox's cache empty: %v", err)
 			}
 			rep.TTFTMsColdSandbox = sb.TTFTMsCold
 			fmt.Fprintf(stdout, "  cold, the naga sandbox's compilation cache empty too: time to first token %.2f ms\n", rep.TTFTMsColdSandbox)
 		}
 		rep.Cold = true
 	}
+	return 0
+}
 
+// chart writes the chart with -out.
+func (r *generateRun) chart() int {
+	rep, stdout, cfg, mc := r.rep, r.stdout, r.cfg, r.cfg.model
 	if cfg.out != "" {
-		png, err := writeGenerateChart(cfg.out, mc, rep)
+		png, err := writeGenerateChart(cfg.out, mc, *rep)
 		if err != nil {
-			return fail("chart: %v", err)
+			return r.fail("chart: %v", err)
 		}
 		rep.Chart = png
 		fmt.Fprintf(stdout, "  chart:                     %s\n", png)

@@ -16,7 +16,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
 )
 
 var (

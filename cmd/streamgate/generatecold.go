@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/internal/genrun"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
+	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/wgpu"
 )
 

@@ -10,7 +10,7 @@ import (
 	"io"
 	"reflect"
 
-	"github.com/streamgate/streamgate/internal/genrun"
+	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/wgpu"
 )
 

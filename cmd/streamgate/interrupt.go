@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/streamgate/streamgate/internal/genrun"
+	"github.com/streamgate/streamgate/internal/workload/genrun"
 )
 
 // exitInterrupted is the exit status of a command that Ctrl-C stopped:

@@ -4,34 +4,22 @@ package main
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/workload/kernels"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// The kernels of the warmup workload, one WGSL file each under kernels/.
-// A kernel's variants (tile, workgroup size, workgroup count) are one
-// source and the values of its override constants, set with
-// [gpu.Kernel.WithConstants]; each set of values compiles to its own
-// pipeline. Every kernel takes its sizes from a uniform vec4<u32>, so one
-// pipeline serves every shape. "streamgate wgsl check kernels/*.wgsl"
-// prints their entry points and bindings.
-var (
-	//go:embed kernels/matmul_naive.wgsl
-	matmulNaiveWGSL string // override T: a T×T workgroup, one invocation per element of C
-	//go:embed kernels/matmul_tiled.wgsl
-	matmulTiledWGSL string // override T: a T×T workgroup and T×T tiles in workgroup memory
-	//go:embed kernels/softmax_row.wgsl
-	softmaxRowWGSL string // override W: one invocation per row, W rows per workgroup
-	//go:embed kernels/softmax_group.wgsl
-	softmaxGroupWGSL string // override W: one workgroup of W invocations per row
-	//go:embed kernels/reduce.wgsl
-	reduceWGSL string // overrides W, G: entry points partials and total
-)
+// The warmup workload's kernels are the workloads' one copy, in
+// internal/workload/kernels: the matmul is the decoder's, out = a·w + bias,
+// run here with a zero bias. A kernel's variants (tile, workgroup size,
+// workgroup count) are one source and the values of its override constants,
+// set with [gpu.Kernel.WithConstants]; each set of values compiles to its
+// own pipeline. Every kernel takes its sizes from a uniform vec4<u32>, so
+// one pipeline serves every shape.
 
 // maxPartials is the most partial sums a reduce candidate writes: the size
 // of the partial buffer.
@@ -90,11 +78,11 @@ func (w *workload) newInputs(dims []uint32, storage ...*wgpu.Buffer) func(contex
 // tuner hands them.
 type workload struct {
 	shape
-	d                        *wgpu.Device
-	a, b, c, s, partial, out *wgpu.Buffer
-	mmDims, smDims, sumDims  *wgpu.Buffer
-	ops                      []op // in step order: matmul, softmax, reduce
-	kernels                  int  // distinct kernels over all candidates
+	d                              *wgpu.Device
+	a, b, bias, c, s, partial, out *wgpu.Buffer // bias: N zeros, the matmul's
+	mmDims, smDims, sumDims        *wgpu.Buffer
+	ops                            []op // in step order: matmul, softmax, reduce
+	kernels                        int  // distinct kernels over all candidates
 }
 
 // newWorkload allocates the step's buffers on d, uploads A and B (random
@@ -123,6 +111,7 @@ func newWorkload(d *wgpu.Device, sh shape, seed uint64) (w *workload, a, b []flo
 	const uniform = wgpu.BufferUsageUniform | wgpu.BufferUsageCopyDst
 	w.a = newBuf(sh.M*sh.K, 0)
 	w.b = newBuf(sh.K*sh.N, 0)
+	w.bias = newBuf(sh.N, 0) // zeroed: the shared matmul adds it
 	w.c = newBuf(sh.M*sh.N, 0)
 	w.s = newBuf(sh.M*sh.N, 0)
 	w.partial = newBuf(maxPartials, 0)
@@ -175,32 +164,33 @@ func (w *workload) sumDimsData() []uint32 { return []uint32{uint32(w.M * w.N), 0
 
 // release releases the workload's buffers.
 func (w *workload) release() {
-	for _, buf := range []*wgpu.Buffer{w.a, w.b, w.c, w.s, w.partial, w.out, w.mmDims, w.smDims, w.sumDims} {
+	for _, buf := range []*wgpu.Buffer{w.a, w.b, w.bias, w.c, w.s, w.partial, w.out, w.mmDims, w.smDims, w.sumDims} {
 		if buf != nil {
 			buf.Release()
 		}
 	}
 }
 
-// matmulOp: C = A·B; naive and shared-memory tiled, 8×8 and 16×16.
+// matmulOp: C = A·B (+ a zero bias); naive and shared-memory tiled, 8×8
+// and 16×16.
 func (w *workload) matmulOp() op {
-	o := op{name: "matmul", args: []gpu.Buffer{w.mmDims, w.a, w.b, w.c}}
-	o.tune = tune.Op{Key: "matmul/" + w.class(w.M, w.N, w.K), NewInputs: w.newInputs(w.mmDimsData(), w.a, w.b, w.c)}
+	o := op{name: "matmul", args: []gpu.Buffer{w.mmDims, w.a, w.b, w.bias, w.c}}
+	o.tune = tune.Op{Key: "matmul/" + w.class(w.M, w.N, w.K), NewInputs: w.newInputs(w.mmDimsData(), w.a, w.b, w.bias, w.c)}
 	for _, v := range []struct {
 		name  string
 		src   string
 		tile  int
 		tiled bool
 	}{
-		{"naive-8x8", matmulNaiveWGSL, 8, false},
-		{"naive-16x16", matmulNaiveWGSL, 16, false},
-		{"tiled-8", matmulTiledWGSL, 8, true},
-		{"tiled-16", matmulTiledWGSL, 16, true},
+		{"naive-8x8", kernels.MatmulNaive, 8, false},
+		{"naive-16x16", kernels.MatmulNaive, 16, false},
+		{"tiled-8", kernels.MatmulTiled, 8, true},
+		{"tiled-16", kernels.MatmulTiled, 16, true},
 	} {
 		k := gpu.NewKernel("matmul/"+v.name, v.src, "main").WithConstants(map[string]float64{"T": float64(v.tile)})
 		wg := [3]uint32{ceilDiv(w.N, v.tile), ceilDiv(w.M, v.tile), 1}
 		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: v.name, Kernels: []*gpu.Kernel{k}, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
-			return c.Launch(k, wg, in...) // dims, a, b, c
+			return c.Launch(k, wg, in...) // dims, a, b, bias, c
 		}})
 		o.kernels = append(o.kernels, k)
 	}
@@ -213,14 +203,14 @@ func (w *workload) softmaxOp() op {
 	o := op{name: "softmax", args: []gpu.Buffer{w.smDims, w.c, w.s}}
 	o.tune = tune.Op{Key: "softmax/" + w.class(w.M, w.N), NewInputs: w.newInputs(w.smDimsData(), w.c, w.s)}
 	const rowWG = 64 // rows per workgroup
-	rowK := gpu.NewKernel("softmax/thread-per-row", softmaxRowWGSL, "main").WithConstants(map[string]float64{"W": rowWG})
+	rowK := gpu.NewKernel("softmax/thread-per-row", kernels.SoftmaxRow, "main").WithConstants(map[string]float64{"W": rowWG})
 	o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: "thread-per-row", Kernels: []*gpu.Kernel{rowK}, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 		return c.Launch(rowK, [3]uint32{ceilDiv(w.M, rowWG), 1, 1}, in...) // dims, x, y
 	}})
 	o.kernels = append(o.kernels, rowK)
 	for _, wgSize := range []int{64, 256} {
 		name := fmt.Sprintf("group-per-row-%d", wgSize)
-		k := gpu.NewKernel("softmax/"+name, softmaxGroupWGSL, "main").WithConstants(map[string]float64{"W": float64(wgSize)})
+		k := gpu.NewKernel("softmax/"+name, kernels.SoftmaxGroup, "main").WithConstants(map[string]float64{"W": float64(wgSize)})
 		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Kernels: []*gpu.Kernel{k}, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 			return c.Launch(k, [3]uint32{uint32(w.M), 1, 1}, in...) // dims, x, y
 		}})
@@ -237,8 +227,8 @@ func (w *workload) reduceOp() op {
 	for _, v := range []struct{ wg, groups int }{{64, 64}, {256, 64}, {256, 256}} {
 		name := fmt.Sprintf("2pass-wg%d-g%d", v.wg, v.groups)
 		consts := map[string]float64{"W": float64(v.wg), "G": float64(v.groups)}
-		partials := gpu.NewKernel("reduce/"+name+"/partials", reduceWGSL, "partials").WithConstants(consts)
-		total := gpu.NewKernel("reduce/"+name+"/total", reduceWGSL, "total").WithConstants(consts)
+		partials := gpu.NewKernel("reduce/"+name+"/partials", kernels.Reduce, "partials").WithConstants(consts)
+		total := gpu.NewKernel("reduce/"+name+"/total", kernels.Reduce, "total").WithConstants(consts)
 		groups := uint32(v.groups)
 		o.tune.Candidates = append(o.tune.Candidates, tune.Candidate{Name: name, Kernels: []*gpu.Kernel{partials, total}, Run: func(_ context.Context, c *client.Client, in []gpu.Buffer) error {
 			// in: dims, x, partial, out. A launch binds the buffers its

@@ -31,7 +31,7 @@ func TestKernelsCheck(t *testing.T) {
 		wg       [3]uint32
 		bindings string // the op's buffers the kernel binds, in order
 	}
-	const mm, sm = "dims a b c", "dims x y"
+	const mm, sm = "dims a w bias out", "dims x y" // the shared matmul: a zero bias here
 	wants := map[string]want{
 		"matmul/naive-8x8":                 {[3]uint32{8, 8, 1}, mm},
 		"matmul/naive-16x16":               {[3]uint32{16, 16, 1}, mm},

@@ -13,8 +13,9 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/internal/genrun"
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
+	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
@@ -22,7 +23,7 @@ import (
 
 // modelHelp is the model workload's part of streamgate help warmup.
 const modelHelp = "By default (-workload model) one step is the forward pass of a GPT-2-style\n" +
-	"decoder (package internal/decoder) over -seq tokens, on random weights from\n" +
+	"decoder (package internal/workload/decoder) over -seq tokens, on random weights from\n" +
 	"-seed: embeddings; per layer a layer norm, the QKV projection, causal\n" +
 	"attention (scores and mask, softmax, weighted sum), the output projection, a\n" +
 	"residual add, a layer norm, the MLP (up, GELU, down) and a residual add; a\n" +
@@ -69,137 +70,129 @@ func otherWorkloadFlags(fs *flag.FlagSet, workload string) string {
 // modelWarmup runs the model workload; see modelHelp. It returns the exit
 // status.
 func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (code int) {
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "streamgate warmup: "+format+"\n", args...)
-		return 1
-	}
 	mc := cfg.model
-	// The work runs to its end once started (a tune, a sync); ctx's end
-	// (Ctrl-C) stops it at the next launch boundary.
-	work := context.WithoutCancel(ctx)
 	rep := warmupReport{Workload: workloadModel, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, LaunchesPerStep: mc.Launches(), Winners: map[string]string{}, Replay: cfg.replay}
-	log := newCmdLog("warmup", stderr)
-	cache, cr, err := openTuneCache(cfg.cache, log)
-	if err != nil {
-		return usageFail(stderr, "warmup", "%v", err)
+	s, code := openSetup(cfg.setupConfig(), stderr)
+	if s == nil {
+		return code
 	}
-	defer cache.Close()
+	defer s.close()
 	if cfg.json {
-		text := stdout
+		defer s.jsonOutput(&code, stdout, func() any { rep.Cache = s.cr.json(); return rep })
 		stdout = io.Discard
-		defer func() {
-			if code == 0 || code == exitInterrupted {
-				rep.Cache = cr.json()
-				if c := writeJSON(text, rep); c != 0 {
-					code = c
-				}
-			}
-		}()
 	}
-	wgpu.StartLowering() // beside opening the device and the setup (issue 32)
-	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
-	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
-		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
-	}
-	if err != nil {
-		return fail("opening the device: %v", err)
-	}
-	defer d.Close()
 
 	fmt.Fprintf(stdout, "streamgate warmup: a GPT-2-style decoder, %d layers, width %d, %d heads, %d tokens, vocabulary %d: %d launches a step; %d real steps\n",
 		mc.Layers, mc.Width, mc.Heads, mc.Seq, mc.Vocab, mc.Launches(), cfg.steps)
-	rep.Adapter = genrun.DescribeAdapter(d.Info())
+	rep.Adapter = genrun.DescribeAdapter(s.d.Info())
 	fmt.Fprintf(stdout, "adapter: %s\n", rep.Adapter)
-	cr.status(stdout)
+	s.cr.status(stdout)
 
 	weights := decoder.NewWeights(mc)
-	m, err := decoder.NewModel(d, mc, weights, !cfg.replay) // a graph's buffers are fixed: no pool
+	m, err := decoder.NewModel(s.d, mc, weights, !cfg.replay) // a graph's buffers are fixed: no pool
 	if err != nil {
-		return fail("%v", err)
+		return s.fail("%v", err)
 	}
 	defer m.Release()
-	var tunable []*decoder.Op
+	r := &modelRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, m: m, weights: weights,
+		// The work runs to its end once started (a tune, a sync); ctx's
+		// end (Ctrl-C) stops it at the next launch boundary.
+		ctx: ctx, work: context.WithoutCancel(ctx)}
 	for _, o := range m.Ops() {
 		if o.Tunable() {
-			tunable = append(tunable, o)
+			r.tunable = append(r.tunable, o)
 		}
 	}
-	rep.Keys, rep.CandidateKernels = len(tunable), len(m.Kernels())
-
-	reg := registry.Default
-	c := client.New(d, client.WithRegistry(reg))
-	defer c.Close()
-	report, finishProgress := tuneProgress(stderr)
-	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report), tune.WithLogger(quietLogger)}
-	if cfg.timing == "wall" {
-		opts = append(opts, tune.WithTiming(tune.TimingWall))
-	}
-	tu := tune.New(c, opts...)
-	var tuned []string // the keys measured so far, in order
+	rep.Keys, rep.CandidateKernels = len(r.tunable), len(m.Kernels())
 	seen := map[string]bool{}
-	launch := genrun.TunedLaunch(ctx, tu, c, func(o *decoder.Op, res *tune.Result) {
+	r.launch = genrun.TunedLaunch(ctx, s.tu, s.c, func(o *decoder.Op, res *tune.Result) {
 		rep.Winners[o.Key] = res.Winner
 		if !seen[o.Key] {
 			seen[o.Key] = true
 			if res.Cached {
 				rep.CacheHits++
 			} else {
-				tuned = append(tuned, o.Key)
+				r.tuned = append(r.tuned, o.Key)
 			}
 		}
 	})
-	prev := reg.SetProcessMode(registry.ProcessCompileAndAutotune)
-	defer reg.SetProcessMode(prev)
+	defer func() {
+		if r.graph != nil {
+			r.graph.Release()
+		}
+	}()
+	return runSteps(r.warmPass, r.realPass, r.cpuCheck, r.coldPass, r.chart)
+}
 
-	// 1. The warm-up pass.
-	var graph *client.Graph
-	if cfg.replay {
-		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step is captured once; its %d launches are recorded\n", reg.ProcessMode(), mc.Launches())
-		fmt.Fprintf(stdout, "      into a graph, executing nothing, its kernels compile, its %d tunable keys are tuned first\n", len(tunable))
+// modelRun is one run of warmup's model workload, step by step: the
+// warm-up pass, the real pass, the CPU check, the cold step and the chart.
+// Each step returns 0 to go on, or the command's exit code.
+type modelRun struct {
+	*setup
+	cfg       warmupConfig
+	rep       *warmupReport
+	stdout    io.Writer
+	ctx, work context.Context // work: ctx without its cancellation
+	m         *decoder.Model
+	weights   *decoder.Weights
+	tunable   []*decoder.Op
+	launch    func(*decoder.Op, []gpu.Buffer) error
+	tuned     []string      // the keys measured so far, in order
+	graph     *client.Graph // -replay: the step, captured in the warm-up
+
+	warmCompiles int64        // the pipelines the warm-up compiled
+	warmStats    client.Stats // c's counts after the warm-up
+	want         []float64    // the reference logits
+}
+
+// warmPass is step 1: the step runs (or is captured) once in process mode
+// CompileAndAutotune; its kernels compile and its tunable keys are tuned.
+func (r *modelRun) warmPass() int {
+	d, c, tu, rep, stdout, mc := r.d, r.c, r.tu, r.rep, r.stdout, r.cfg.model
+	if r.cfg.replay {
+		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step is captured once; its %d launches are recorded\n", r.reg.ProcessMode(), mc.Launches())
+		fmt.Fprintf(stdout, "      into a graph, executing nothing, its kernels compile, its %d tunable keys are tuned first\n", len(r.tunable))
 		fmt.Fprintf(stdout, "      (measurements execute under Measure overrides, on a fork of the client, outside the graph)\n")
 	} else {
-		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its %d launches are discarded,\n", reg.ProcessMode(), mc.Launches())
-		fmt.Fprintf(stdout, "      its kernels compile, its %d tunable keys are tuned (measurements execute under Measure overrides)\n", len(tunable))
+		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its %d launches are discarded,\n", r.reg.ProcessMode(), mc.Launches())
+		fmt.Fprintf(stdout, "      its kernels compile, its %d tunable keys are tuned (measurements execute under Measure overrides)\n", len(r.tunable))
 	}
 	st0, start := d.Stats(), time.Now()
 	compiles0 := st0.Compiles
-	if cfg.replay {
-		graph, err = c.Capture(func() error { return m.Step(launch) })
+	var err error
+	if r.cfg.replay {
+		var graph *client.Graph
+		graph, err = c.Capture(func() error { return r.m.Step(r.launch) })
 		if err == nil {
-			defer graph.Release()
+			r.graph = graph
 		}
 	} else {
-		err = m.Step(launch)
+		err = r.m.Step(r.launch)
 	}
-	finishProgress()
+	r.finishProgress()
 	if errors.Is(err, errInterrupted) {
-		rep.TunedKeys = len(tuned)
-		return interrupted(stderr, &rep, "in the warm-up pass", tuned, len(tunable), cr)
+		rep.TunedKeys = len(r.tuned)
+		return interrupted(r.stderr, rep, "in the warm-up pass", r.tuned, len(r.tunable), r.cr)
 	}
 	if err != nil {
-		return fail("warm-up step: %v", err)
+		return r.fail("warm-up step: %v", err)
 	}
-	if err := c.Sync(work); err != nil {
-		return fail("warm-up sync: %v", err)
+	if err := c.Sync(r.work); err != nil {
+		return r.fail("warm-up sync: %v", err)
 	}
 	rep.CacheHits = 0 // counted again below, with the tables
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
+	r.warmCompiles, r.warmStats = warmCompiles, warmStats
 	warmCompile := d.Stats().CompileTime - st0.CompileTime
 	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
 	printedHit := false
-	for _, o := range tunable {
-		_, res, err := tu.Pick(work, o.Tune)
+	for _, o := range r.tunable {
+		_, res, err := tu.Pick(r.work, o.Tune)
 		if err != nil {
-			return fail("%s: %v", o.Key, err)
+			return r.fail("%s: %v", o.Key, err)
 		}
-		if !res.Cached || !printedHit {
-			fmt.Fprintln(stdout)
-		}
-		fmt.Fprint(stdout, indent(res.Table()))
-		for _, warn := range res.Warnings {
-			log.warnf("%s: %s", o.Key, warn)
-		}
+		r.printTable(stdout, o.Key, res, !printedHit)
 		if res.Cached {
 			rep.CacheHits++
 			printedHit = true
@@ -215,41 +208,46 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	fmt.Fprintf(stdout, "\nwarm-up: %v\n", warmTime.Round(time.Millisecond))
 	printWarmupCompile(stdout, warmCompile, d.CompileWorkers(), warmCompiles)
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, rep.CandidateKernels)
-	if cfg.replay {
+	if r.cfg.replay {
 		fmt.Fprintf(stdout, "  launches captured:         %d (the step's own, into a graph: none executed)\n", warmStats.Captured)
 	} else {
 		fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
 	}
 	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", measured)
-	tuneSummary(stdout, cr, "keys", rep.CacheHits, len(tunable))
+	tuneSummary(stdout, r.cr, "keys", rep.CacheHits, len(r.tunable))
+	return 0
+}
 
-	// 2. The real pass.
-	reg.SetProcessMode(registry.ProcessExecute)
+// realPass is step 2: the steps (or the graph's replays) in process mode
+// Execute, with the winners; it fails if one compiled a pipeline.
+func (r *modelRun) realPass() int {
+	d, c, rep, stdout, cfg, mc := r.d, r.c, r.rep, r.stdout, r.cfg, r.cfg.model
+	r.reg.SetProcessMode(registry.ProcessExecute)
 	if cfg.replay {
-		fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d replays of the graph\n", reg.ProcessMode(), cfg.steps)
+		fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d replays of the graph\n", r.reg.ProcessMode(), cfg.steps)
 	} else {
-		fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
+		fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", r.reg.ProcessMode(), cfg.steps)
 	}
 	compiles1 := d.Stats().Compiles
 	times := make([]time.Duration, cfg.steps)
 	var created1 int64
 	for i := range times {
-		if ctx.Err() != nil {
-			stepFigures(&rep, times[:i])
-			return interrupted(stderr, &rep, fmt.Sprintf("in the real pass, after %d of %d steps", i, cfg.steps), nil, len(tunable), cr)
+		if r.ctx.Err() != nil {
+			stepFigures(rep, times[:i])
+			return interrupted(r.stderr, rep, fmt.Sprintf("in the real pass, after %d of %d steps", i, cfg.steps), nil, len(r.tunable), r.cr)
 		}
 		start := time.Now()
 		var err error
 		if cfg.replay {
-			err = c.Replay(graph)
+			err = c.Replay(r.graph)
 		} else {
-			err = m.Step(launch)
+			err = r.m.Step(r.launch)
 		}
 		if err != nil {
-			return fail("real step %d: %v", i+1, err)
+			return r.fail("real step %d: %v", i+1, err)
 		}
-		if err := c.Sync(work); err != nil {
-			return fail("real step %d: sync: %v", i+1, err)
+		if err := c.Sync(r.work); err != nil {
+			return r.fail("real step %d: sync: %v", i+1, err)
 		}
 		times[i] = time.Since(start)
 		if i == 0 {
@@ -260,70 +258,85 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	rep.RealPassCompiles = d.Stats().Compiles - compiles1
 	realStats := c.Stats()
 	var winners []string
-	for _, o := range tunable {
-		_, res, err := tu.Pick(work, o.Tune) // decided: a map read
+	for _, o := range r.tunable {
+		_, res, err := r.tu.Pick(r.work, o.Tune) // decided: a map read
 		if err != nil {
-			return fail("%s: %v", o.Key, err)
+			return r.fail("%s: %v", o.Key, err)
 		}
 		rep.Winners[o.Key] = res.Winner
 		winners = append(winners, strings.TrimPrefix(o.Key, "decoder/")+"="+res.Winner)
 	}
-	stepFigures(&rep, times)
+	stepFigures(rep, times)
 	steady := len(times) - min(len(times)-1, 1)
 	fmt.Fprintf(stdout, "  winners:                   %s\n", strings.Join(winners, " "))
 	fmt.Fprintf(stdout, "  launches per step:         %d (in all %d steps: executed %d, discarded %d)\n", mc.Launches(),
-		cfg.steps, realStats.Executed-warmStats.Executed, realStats.Discarded-warmStats.Discarded)
+		cfg.steps, realStats.Executed-r.warmStats.Executed, realStats.Discarded-r.warmStats.Discarded)
 	fmt.Fprintf(stdout, "  first step:                %.2f ms, launch to result\n", rep.FirstStepMsWarm)
 	fmt.Fprintf(stdout, "  steady-state step:         %.2f ms median of %d (min–max %.2f–%.2f)\n", rep.StepMsMedian, steady, rep.StepMsMin, rep.StepMsMax)
-	fmt.Fprintf(stdout, "  pipelines compiled:        %d (compile stalls avoided: %d pipelines were compiled in warm-up)\n", rep.RealPassCompiles, warmCompiles)
+	fmt.Fprintf(stdout, "  pipelines compiled:        %d (compile stalls avoided: %d pipelines were compiled in warm-up)\n", rep.RealPassCompiles, r.warmCompiles)
 	if cfg.replay {
-		fmt.Fprintf(stdout, "  replays:                   %d (%d launches each, no per-launch work in Go)\n", realStats.Replays, graph.Len())
+		fmt.Fprintf(stdout, "  replays:                   %d (%d launches each, no per-launch work in Go)\n", realStats.Replays, r.graph.Len())
 		fmt.Fprintf(stdout, "  GPU buffers created:       %d after the first step (activations fixed: the graph's buffers)\n", rep.RealBuffersCreated)
 	} else {
 		fmt.Fprintf(stdout, "  GPU buffers created:       %d after the first step (activations from the device's buffer pool)\n", rep.RealBuffersCreated)
 	}
 	if rep.RealPassCompiles != 0 {
-		return fail("the real pass compiled %d pipelines: the warm-up missed them", rep.RealPassCompiles)
+		return r.fail("the real pass compiled %d pipelines: the warm-up missed them", rep.RealPassCompiles)
 	}
+	return 0
+}
 
-	// 3. The CPU check of the last real step.
-	got, err := m.ReadLogits(work)
+// cpuCheck is step 3: the last real step's logits against the float64
+// reference.
+func (r *modelRun) cpuCheck() int {
+	rep, stdout := r.rep, r.stdout
+	got, err := r.m.ReadLogits(r.work)
 	if err != nil {
-		return fail("reading the logits: %v", err)
+		return r.fail("reading the logits: %v", err)
 	}
-	want := decoder.Reference(mc, weights)
-	maxErr, maxRef := decoder.MaxAbsError(got, want)
+	r.want = decoder.Reference(r.cfg.model, r.weights)
+	maxErr, maxRef := decoder.MaxAbsError(got, r.want)
 	rep.MaxAbsError, rep.Tolerance = maxErr, decoder.Tolerance(maxRef)
 	if !(maxErr <= rep.Tolerance) {
 		fmt.Fprintf(stdout, "  CPU check:                 FAILED\n")
-		return fail("CPU check failed: logits max abs error %.3g against the float64 reference, tolerance %.3g", maxErr, rep.Tolerance)
+		return r.fail("CPU check failed: logits max abs error %.3g against the float64 reference, tolerance %.3g", maxErr, rep.Tolerance)
 	}
 	rep.CPUCheck = true
 	fmt.Fprintf(stdout, "  CPU check:                 passed (logits max abs error %.2g against float64, tolerance %.2g; logits up to %.3g)\n",
 		maxErr, rep.Tolerance, maxRef)
+	return 0
+}
 
-	// 4. The same step in a cold process: a fresh device, no warm-up.
-	if ctx.Err() != nil {
-		return interrupted(stderr, &rep, "before the cold step", nil, len(tunable), cr)
+// coldPass is step 4: the same step in a cold process, a fresh device and
+// no warm-up.
+func (r *modelRun) coldPass() int {
+	rep, stdout := r.rep, r.stdout
+	if r.ctx.Err() != nil {
+		return interrupted(r.stderr, rep, "before the cold step", nil, len(r.tunable), r.cr)
 	}
-	cold, coldCompiles, err := coldStep(work, cfg.adapter, mc, weights, rep.Winners, want, rep.Tolerance)
+	cold, coldCompiles, err := coldStep(r.work, r.cfg.adapter, r.cfg.model, r.weights, rep.Winners, r.want, rep.Tolerance)
 	if err != nil {
-		return fail("cold step: %v", err)
+		return r.fail("cold step: %v", err)
 	}
 	rep.FirstStepMsCold, rep.ColdCompiles = ms(cold), coldCompiles
 	fmt.Fprintf(stdout, "\n== 3. the same step cold: a fresh device, no warm-up (its %d pipelines compile at their launches)\n", coldCompiles)
 	fmt.Fprintf(stdout, "  first step cold:           %.2f ms\n", rep.FirstStepMsCold)
 	fmt.Fprintf(stdout, "  first step after warm-up:  %.2f ms (cold ÷ warm %.2fx; cold − warm %+.2f ms: the compile stalls avoided, within the steps' noise)\n",
 		rep.FirstStepMsWarm, rep.FirstStepMsCold/rep.FirstStepMsWarm, rep.FirstStepMsCold-rep.FirstStepMsWarm)
+	return 0
+}
 
-	if cfg.out != "" {
-		png, err := writeModelChart(cfg.out, mc, rep)
-		if err != nil {
-			return fail("chart: %v", err)
-		}
-		rep.Chart = png
-		fmt.Fprintf(stdout, "  chart:                     %s\n", png)
+// chart writes the chart with -out.
+func (r *modelRun) chart() int {
+	if r.cfg.out == "" {
+		return 0
 	}
+	png, err := writeModelChart(r.cfg.out, r.cfg.model, *r.rep)
+	if err != nil {
+		return r.fail("chart: %v", err)
+	}
+	r.rep.Chart = png
+	fmt.Fprintf(r.stdout, "  chart:                     %s\n", png)
 	return 0
 }
 

@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
 
-	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
 )
 
 // writeModelChart draws the model workload's step times — the cold first

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/internal/genrun"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
+	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
@@ -112,76 +112,63 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 // warmup runs the demo's ops workload; see warmupFlags. It returns the exit
 // status.
 func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (code int) {
-	fail := func(format string, args ...any) int {
-		fmt.Fprintf(stderr, "streamgate warmup: "+format+"\n", args...)
-		return 1
-	}
-	// The work runs to its end once started (a tune, a sync); ctx's end
-	// (Ctrl-C) stops it at the next launch boundary.
-	work := context.WithoutCancel(ctx)
 	rep := warmupReport{Workload: workloadOps, M: cfg.M, N: cfg.N, K: cfg.K, Steps: cfg.steps, Winners: map[string]string{}}
-	log := newCmdLog("warmup", stderr)
-	cache, cr, err := openTuneCache(cfg.cache, log)
-	if err != nil {
-		return usageFail(stderr, "warmup", "%v", err)
+	s, code := openSetup(cfg.setupConfig(), stderr)
+	if s == nil {
+		return code
 	}
-	defer cache.Close()
+	defer s.close()
 	if cfg.json {
-		text := stdout
+		defer s.jsonOutput(&code, stdout, func() any { rep.Cache = s.cr.json(); return rep })
 		stdout = io.Discard
-		defer func() {
-			if code == 0 || code == exitInterrupted {
-				rep.Cache = cr.json()
-				if c := writeJSON(text, rep); c != 0 {
-					code = c
-				}
-			}
-		}()
 	}
-	wgpu.StartLowering() // beside opening the device and the setup (issue 32)
-	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
-	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
-		return fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
-	}
-	if err != nil {
-		return fail("opening the device: %v", err)
-	}
-	defer d.Close()
 
 	fmt.Fprintf(stdout, "streamgate warmup: C = A·B (%d×%d · %d×%d), row softmax of C, sum of the softmax; %d real steps\n",
 		cfg.M, cfg.K, cfg.K, cfg.N, cfg.steps)
-	fmt.Fprintf(stdout, "adapter: %s\n", genrun.DescribeAdapter(d.Info()))
-	rep.Adapter = genrun.DescribeAdapter(d.Info())
-	cr.status(stdout)
+	fmt.Fprintf(stdout, "adapter: %s\n", genrun.DescribeAdapter(s.d.Info()))
+	rep.Adapter = genrun.DescribeAdapter(s.d.Info())
+	s.cr.status(stdout)
 
-	w, a, b, err := newWorkload(d, cfg.shape, cfg.seed)
+	w, a, b, err := newWorkload(s.d, cfg.shape, cfg.seed)
 	if err != nil {
-		return fail("%v", err)
+		return s.fail("%v", err)
 	}
 	defer w.release()
 	rep.Keys, rep.CandidateKernels = len(w.ops), w.kernels
+	r := &opsRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, w: w, a: a, b: b,
+		// The work runs to its end once started (a tune, a sync); ctx's
+		// end (Ctrl-C) stops it at the next launch boundary.
+		ctx: ctx, work: context.WithoutCancel(ctx)}
+	return runSteps(r.warmPass, r.realPass, r.cpuCheck)
+}
 
-	// The program's own client and tuner, on the process's registry: the
-	// way a production program uses streamgate.
-	reg := registry.Default
-	c := client.New(d, client.WithRegistry(reg))
-	defer c.Close()
-	report, finishProgress := tuneProgress(stderr)
-	opts := []tune.Option{tune.WithCache(cache), tune.WithProgress(report), tune.WithLogger(quietLogger)}
-	if cfg.timing == "wall" {
-		opts = append(opts, tune.WithTiming(tune.TimingWall))
-	}
-	tu := tune.New(c, opts...)
-	prev := reg.SetProcessMode(registry.ProcessCompileAndAutotune)
-	defer reg.SetProcessMode(prev)
+// opsRun is one run of warmup's ops workload, step by step: the warm-up
+// pass, the real pass and the CPU check. Each step returns 0 to go on, or
+// the command's exit code.
+type opsRun struct {
+	*setup
+	cfg       warmupConfig
+	rep       *warmupReport
+	stdout    io.Writer
+	ctx, work context.Context // work: ctx without its cancellation
+	w         *workload
+	a, b      []float32 // the step's inputs, for the CPU check
 
-	// 1. The warm-up pass.
-	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its launches are discarded,\n", reg.ProcessMode())
+	warmCompiles int64        // the pipelines the warm-up compiled
+	warmStats    client.Stats // c's counts after the warm-up
+}
+
+// warmPass is step 1: the step runs once in process mode
+// CompileAndAutotune; its launches are discarded, its kernels compile and
+// its ops are tuned.
+func (r *opsRun) warmPass() int {
+	d, c, tu, w, rep, stdout, work := r.d, r.c, r.tu, r.w, r.rep, r.stdout, r.work
+	fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step runs once; its launches are discarded,\n", r.reg.ProcessMode())
 	fmt.Fprintf(stdout, "      its kernels compile, its ops are tuned (measurements execute under Measure overrides)\n")
 	st0, start := d.Stats(), time.Now()
 	compiles0 := st0.Compiles
-	results, err := w.step(ctx, tu)
-	finishProgress()
+	results, err := w.step(r.ctx, tu)
+	r.finishProgress()
 	for i, res := range results {
 		if res.Cached {
 			rep.CacheHits++
@@ -197,13 +184,13 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 				keys = append(keys, w.ops[i].tune.Key)
 			}
 		}
-		return interrupted(stderr, &rep, "in the warm-up pass", keys, len(w.ops), cr)
+		return interrupted(r.stderr, rep, "in the warm-up pass", keys, len(w.ops), r.cr)
 	}
 	if err != nil {
-		return fail("warm-up step: %v", err)
+		return r.fail("warm-up step: %v", err)
 	}
 	if err := c.Sync(work); err != nil {
-		return fail("warm-up sync: %v", err)
+		return r.fail("warm-up sync: %v", err)
 	}
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
 	warmCompile := d.Stats().CompileTime - st0.CompileTime
@@ -211,13 +198,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	cached := 0
 	for i, o := range w.ops {
 		res := results[i]
-		if !res.Cached || cached == 0 {
-			fmt.Fprintln(stdout)
-		}
-		fmt.Fprint(stdout, indent(res.Table()))
-		for _, warn := range res.Warnings {
-			log.warnf("%s: %s", o.tune.Key, warn)
-		}
+		r.printTable(stdout, o.tune.Key, res, cached == 0)
 		if res.Cached {
 			cached++
 		}
@@ -230,25 +211,33 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (of %d candidate kernels)\n", warmCompiles, w.kernels)
 	fmt.Fprintf(stdout, "  launches discarded:        %d (the step's own; compiled now: %d)\n", warmStats.Discarded, warmStats.CompiledNow)
 	fmt.Fprintf(stdout, "  measurement launches run:  %d (under Measure overrides)\n", warmStats.Executed)
-	tuneSummary(stdout, cr, "ops", cached, len(w.ops))
+	tuneSummary(stdout, r.cr, "ops", cached, len(w.ops))
+	r.warmCompiles, r.warmStats = warmCompiles, warmStats
+	return 0
+}
 
-	// 2. The real pass.
-	reg.SetProcessMode(registry.ProcessExecute)
-	fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", reg.ProcessMode(), cfg.steps)
+// realPass is step 2: the steps in process mode Execute, with the
+// winners; it fails if one compiled a pipeline.
+func (r *opsRun) realPass() int {
+	d, c, tu, w, rep, stdout, cfg, work := r.d, r.c, r.tu, r.w, r.rep, r.stdout, r.cfg, r.work
+	warmCompiles, warmStats := r.warmCompiles, r.warmStats
+	var err error
+	r.reg.SetProcessMode(registry.ProcessExecute)
+	fmt.Fprintf(stdout, "\n== 2. real pass, process mode %v: %d steps with the winners\n", r.reg.ProcessMode(), cfg.steps)
 	compiles1 := d.Stats().Compiles
 	var total, best time.Duration
 	var ran []*tune.Result
 	times := make([]time.Duration, 0, cfg.steps)
 	for i := range cfg.steps {
-		if ctx.Err() != nil {
-			return interrupted(stderr, &rep, fmt.Sprintf("in the real pass, after %d of %d steps", i, cfg.steps), nil, len(w.ops), cr)
+		if r.ctx.Err() != nil {
+			return interrupted(r.stderr, rep, fmt.Sprintf("in the real pass, after %d of %d steps", i, cfg.steps), nil, len(w.ops), r.cr)
 		}
 		start := time.Now()
 		if ran, err = w.step(work, tu); err != nil {
-			return fail("real step %d: %v", i+1, err)
+			return r.fail("real step %d: %v", i+1, err)
 		}
 		if err := c.Sync(work); err != nil {
-			return fail("real step %d: sync: %v", i+1, err)
+			return r.fail("real step %d: sync: %v", i+1, err)
 		}
 		dt := time.Since(start)
 		times = append(times, dt)
@@ -264,7 +253,7 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 		winners = append(winners, o.name+"="+ran[i].Ran)
 	}
 	rep.RealPassCompiles = realCompiles
-	stepFigures(&rep, times)
+	stepFigures(rep, times)
 	fmt.Fprintf(stdout, "  kernels:                   %s\n", strings.Join(winners, " "))
 	fmt.Fprintf(stdout, "  time per step:             %v (mean of %d; best %v), launch to result\n",
 		(total / time.Duration(cfg.steps)).Round(time.Microsecond), cfg.steps, best.Round(time.Microsecond))
@@ -273,28 +262,34 @@ func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (co
 	fmt.Fprintf(stdout, "  pipelines compiled:        %d (compile stalls avoided: %d pipelines were compiled in warm-up)\n",
 		realCompiles, warmCompiles)
 	if realCompiles != 0 {
-		return fail("the real pass compiled %d pipelines: the warm-up missed them", realCompiles)
+		return r.fail("the real pass compiled %d pipelines: the warm-up missed them", realCompiles)
 	}
+	return 0
+}
 
-	// 3. The CPU check of the last real step.
+// cpuCheck is step 3: the last real step's C, softmax and sum against the
+// CPU's.
+func (r *opsRun) cpuCheck() int {
+	w, rep, stdout, cfg, work := r.w, r.rep, r.stdout, r.cfg, r.work
+	a, b := r.a, r.b
 	gotC, err := wgpu.Read[float32](work, w.c, 0, int(w.c.Size()/4))
 	if err != nil {
-		return fail("reading C: %v", err)
+		return r.fail("reading C: %v", err)
 	}
 	gotS, err := wgpu.Read[float32](work, w.s, 0, int(w.s.Size()/4))
 	if err != nil {
-		return fail("reading S: %v", err)
+		return r.fail("reading S: %v", err)
 	}
 	gotSum, err := wgpu.Read[float32](work, w.out, 0, int(w.out.Size()/4))
 	if err != nil {
-		return fail("reading the sum: %v", err)
+		return r.fail("reading the sum: %v", err)
 	}
 	mmErr, err1 := checkMatmul(gotC, a, b, cfg.M, cfg.N, cfg.K)
 	smErr, err2 := checkSoftmax(gotS, gotC, cfg.M, cfg.N)
 	sumErr, err3 := checkSum(gotSum[0], gotS)
 	if err := errors.Join(err1, err2, err3); err != nil {
 		fmt.Fprintf(stdout, "  CPU check:                 FAILED\n")
-		return fail("CPU check failed:\n%v", err)
+		return r.fail("CPU check failed:\n%v", err)
 	}
 	rep.CPUCheck = true
 	rep.MatmulMaxError, rep.SoftmaxMaxError, rep.SumError = mmErr, smErr, sumErr
@@ -313,4 +308,9 @@ func indent(s string) string {
 		}
 	}
 	return strings.Join(lines, "")
+}
+
+// setupConfig is warmup's part of [setupConfig].
+func (cfg warmupConfig) setupConfig() setupConfig {
+	return setupConfig{cmd: "warmup", cache: cfg.cache, adapter: cfg.adapter, compileWorkers: cfg.compileWorkers, timing: cfg.timing}
 }

@@ -285,9 +285,10 @@ func TestWGSLCheckJSON(t *testing.T) {
 // TestWGSLCheckKernels checks the warmup demo's kernels as files, with
 // their default override values and with other ones.
 func TestWGSLCheckKernels(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("kernels", "*.wgsl"))
-	require.NoError(t, err)
-	require.NotEmpty(t, files)
+	var files []string
+	for _, k := range []string{"matmul_naive", "matmul_tiled", "softmax_row", "softmax_group", "reduce"} {
+		files = append(files, filepath.Join("..", "..", "internal", "workload", "kernels", k+".wgsl"))
+	}
 	for _, tc := range []struct {
 		name string
 		args []string

@@ -131,46 +131,15 @@ func (r *runner) failf(format string, args ...any) int {
 
 func run(argv []string) int {
 	r := &runner{start: time.Now(), stdout: os.Stdout, stderr: os.Stderr, exit: make(chan int, 1), crash: make(chan struct{})}
-	flags := flag.NewFlagSet("wasmexec", flag.ContinueOnError)
-	flags.SetOutput(r.stderr)
-	timeoutFlag := flags.Duration("timeout", 0, "kill the program after `d` (default $WASMEXEC_TIMEOUT, else -test.timeout+20s, else 9m)")
-	flags.BoolVar(&r.verbose, "v", os.Getenv("WASMEXEC_VERBOSE") == "1", "print the runner's steps, the page's console and Chromium's output on stderr")
-	without := flags.String("without-flag", "", "start Chromium without this one of its `flag`s (e.g. --enable-unsafe-webgpu)")
-	flags.Usage = func() {
-		fmt.Fprintln(r.stderr, "usage: wasmexec [-timeout d] [-v] [-without-flag f] prog.wasm [args...]")
-		flags.PrintDefaults()
+	a, code := r.parseArgs(argv)
+	if a == nil {
+		return code
 	}
-	if err := flags.Parse(argv); err != nil {
-		return 2
-	}
-	if flags.NArg() < 1 {
-		flags.Usage()
-		return 2
-	}
-	prog, args := flags.Arg(0), flags.Args()[1:]
-
-	timeout, err := pickTimeout(*timeoutFlag, args)
+	timeout, err := pickTimeout(a.timeout, a.args)
 	if err != nil {
 		return r.failf("%v", err)
 	}
-	bin, err := os.ReadFile(prog)
-	if err != nil {
-		return r.failf("%v", err)
-	}
-	if !bytes.HasPrefix(bin, []byte("\x00asm")) {
-		return r.failf("%s is not a WebAssembly binary (build it with GOOS=js GOARCH=wasm)", prog)
-	}
-	wasmExecJS, err := readWasmExec()
-	if err != nil {
-		return r.failf("%v", err)
-	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return r.failf("%v", err)
-	}
-	root := moduleRoot(cwd)
-	cfg := pageConfig(prog, args, cwd, root)
-	cfgJSON, err := json.Marshal(cfg)
+	p, err := loadProgram(a.prog, a.args)
 	if err != nil {
 		return r.failf("%v", err)
 	}
@@ -181,9 +150,122 @@ func run(argv []string) int {
 	ctx, cancel := context.WithTimeoutCause(ctx, timeout, errTimeout)
 	defer cancel()
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	url, closeServer, err := serveProgram(p)
 	if err != nil {
 		return r.failf("%v", err)
+	}
+	defer closeServer()
+	r.logf("serving %s (%d bytes) on %s; module root %s; timeout %v", a.prog, len(p.bin), url, p.root, timeout)
+
+	path, err := chromium.Path()
+	if err != nil {
+		return r.failf("%v", err)
+	}
+	tail := &tailBuffer{max: 8 << 10}
+	var chromeLog io.Writer = tail
+	if r.verbose {
+		chromeLog = io.MultiWriter(tail, r.stderr)
+	}
+	opts, flagsUsed, err := browserOptions(path, chromeLog, a.without)
+	if err != nil {
+		return r.failf("%v", err)
+	}
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	defer acancel()
+	bctx, bcancel := chromedp.NewContext(actx)
+	defer bcancel()
+
+	fail := func(step string, err error) int {
+		if c := context.Cause(ctx); c != nil {
+			err = c
+		}
+		switch {
+		case errors.Is(err, errTimeout):
+			r.failf("%s did not exit in %v (-timeout, $WASMEXEC_TIMEOUT): killed it and Chromium (while %s)", a.prog, timeout, step)
+		case ctx.Err() != nil:
+			r.failf("interrupted by a signal: killed Chromium (while %s)", step)
+		default:
+			r.failf("%s: %v", step, err)
+			if t := tail.String(); t != "" {
+				fmt.Fprintf(r.stderr, "wasmexec: Chromium's last output:\n%s\n", t)
+			}
+		}
+		return 1
+	}
+	return r.drive(ctx, bctx, url, path, flagsUsed, fail)
+}
+
+// cmdline holds the runner's flags and the program's command line.
+type cmdline struct {
+	timeout time.Duration
+	without string
+	prog    string
+	args    []string
+}
+
+// parseArgs reads the runner's flags (setting r.verbose); a nil result
+// comes with the exit code of a usage error.
+func (r *runner) parseArgs(argv []string) (*cmdline, int) {
+	flags := flag.NewFlagSet("wasmexec", flag.ContinueOnError)
+	flags.SetOutput(r.stderr)
+	timeoutFlag := flags.Duration("timeout", 0, "kill the program after `d` (default $WASMEXEC_TIMEOUT, else -test.timeout+20s, else 9m)")
+	flags.BoolVar(&r.verbose, "v", os.Getenv("WASMEXEC_VERBOSE") == "1", "print the runner's steps, the page's console and Chromium's output on stderr")
+	without := flags.String("without-flag", "", "start Chromium without this one of its `flag`s (e.g. --enable-unsafe-webgpu)")
+	flags.Usage = func() {
+		fmt.Fprintln(r.stderr, "usage: wasmexec [-timeout d] [-v] [-without-flag f] prog.wasm [args...]")
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(argv); err != nil {
+		return nil, 2
+	}
+	if flags.NArg() < 1 {
+		flags.Usage()
+		return nil, 2
+	}
+	return &cmdline{timeout: *timeoutFlag, without: *without, prog: flags.Arg(0), args: flags.Args()[1:]}, 0
+}
+
+// program is what the page is served: the binary, wasm_exec.js and the
+// page's configuration.
+type program struct {
+	bin, wasmExecJS, cfgJSON []byte
+	root                     string
+	readonly                 []string
+}
+
+// loadProgram reads the WebAssembly binary prog and wasm_exec.js, and
+// makes the page's configuration for the working directory.
+func loadProgram(prog string, args []string) (*program, error) {
+	bin, err := os.ReadFile(prog)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasPrefix(bin, []byte("\x00asm")) {
+		return nil, fmt.Errorf("%s is not a WebAssembly binary (build it with GOOS=js GOARCH=wasm)", prog)
+	}
+	wasmExecJS, err := readWasmExec()
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	root := moduleRoot(cwd)
+	cfg := pageConfig(prog, args, cwd, root)
+	cfgJSON, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &program{bin: bin, wasmExecJS: wasmExecJS, cfgJSON: cfgJSON, root: root, readonly: cfg.Readonly}, nil
+}
+
+// serveProgram serves the page, the program and the read-only file system
+// on 127.0.0.1; it returns the page's URL and the function that stops it.
+func serveProgram(p *program) (url string, closeServer func() error, err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
 	}
 	mux := http.NewServeMux()
 	serve := func(path, typ string, body []byte) {
@@ -198,62 +280,39 @@ func run(argv []string) int {
 		})
 	}
 	serve("/{$}", "text/html; charset=utf-8", indexHTML)
-	serve("/config.js", "text/javascript", append(append([]byte("globalThis.__wasmexecConfig = "), cfgJSON...), ";\n"...))
+	serve("/config.js", "text/javascript", append(append([]byte("globalThis.__wasmexecConfig = "), p.cfgJSON...), ";\n"...))
 	serve("/page.js", "text/javascript", pageJS)
-	serve("/wasm_exec.js", "text/javascript", wasmExecJS)
-	serve("/test.wasm", "application/wasm", bin)
-	files := &fileServer{roots: cfg.Readonly}
+	serve("/wasm_exec.js", "text/javascript", p.wasmExecJS)
+	serve("/test.wasm", "application/wasm", p.bin)
+	files := &fileServer{roots: p.readonly}
 	mux.HandleFunc("/fs/{op}", files.ServeHTTP)
 	srv := &http.Server{Handler: mux}
 	go srv.Serve(ln)
-	defer srv.Close()
-	url := "http://" + ln.Addr().String() + "/"
-	r.logf("serving %s (%d bytes) on %s; module root %s; timeout %v", prog, len(bin), url, root, timeout)
+	return "http://" + ln.Addr().String() + "/", srv.Close, nil
+}
 
-	path, err := chromium.Path()
-	if err != nil {
-		return r.failf("%v", err)
-	}
-	tail := &tailBuffer{max: 8 << 10}
-	var chromeLog io.Writer = tail
-	if r.verbose {
-		chromeLog = io.MultiWriter(tail, r.stderr)
-	}
-	opts := chromium.Options(path, chromeLog)
+// browserOptions are Chromium's options, less the flag without names (if
+// any); it returns them with the flags Chromium runs with.
+func browserOptions(path string, log io.Writer, without string) ([]chromedp.ExecAllocatorOption, []string, error) {
+	opts := chromium.Options(path, log)
 	flagsUsed := chromium.Flags
-	if *without != "" {
-		name := strings.TrimPrefix(strings.SplitN(*without, "=", 2)[0], "--")
+	if without != "" {
+		name := strings.TrimPrefix(strings.SplitN(without, "=", 2)[0], "--")
 		if !slices.ContainsFunc(chromium.Flags, func(f string) bool { return strings.HasPrefix(f, "--"+name) }) {
-			return r.failf("-without-flag %s: not one of Chromium's flags %q", *without, chromium.Flags)
+			return nil, nil, fmt.Errorf("-without-flag %s: not one of Chromium's flags %q", without, chromium.Flags)
 		}
 		opts = append(opts, chromedp.Flag(name, false))
 		flagsUsed = slices.DeleteFunc(slices.Clone(flagsUsed), func(f string) bool { return strings.HasPrefix(f, "--"+name) })
 	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	defer acancel()
-	bctx, bcancel := chromedp.NewContext(actx)
-	defer bcancel()
+	return opts, flagsUsed, nil
+}
 
-	fail := func(step string, err error) int {
-		if c := context.Cause(ctx); c != nil {
-			err = c
-		}
-		switch {
-		case errors.Is(err, errTimeout):
-			r.failf("%s did not exit in %v (-timeout, $WASMEXEC_TIMEOUT): killed it and Chromium (while %s)", prog, timeout, step)
-		case ctx.Err() != nil:
-			r.failf("interrupted by a signal: killed Chromium (while %s)", step)
-		default:
-			r.failf("%s: %v", step, err)
-			if t := tail.String(); t != "" {
-				fmt.Fprintf(r.stderr, "wasmexec: Chromium's last output:\n%s\n", t)
-			}
-		}
-		return 1
-	}
-
+// drive starts Chromium on bctx, loads the page, checks for an adapter
+// when STREAMGATE_REQUIRE_ADAPTER=1, starts the program and returns its
+// exit code; fail reports a step's error and gives the code for it.
+func (r *runner) drive(ctx, bctx context.Context, url, path string, flagsUsed []string, fail func(string, error) int) int {
 	// The first Run starts Chromium and opens the tab.
-	err = chromedp.Do(bctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+	err := chromedp.Do(bctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := cdp.Call(ctx, t, runtime.AddBinding, runtime.AddBindingParams{Name: binding})
 		return err
 	}))

@@ -21,7 +21,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/redis/go-redis/v9/maintnotifications"
 
-	"github.com/streamgate/streamgate/internal/slogwarn"
+	"github.com/streamgate/streamgate/internal/low/slogwarn"
 	"github.com/streamgate/streamgate/tune"
 )
 

@@ -21,7 +21,7 @@ import (
 
 	"modernc.org/sqlite" // the pure-Go SQLite driver: it builds without cgo
 
-	"github.com/streamgate/streamgate/internal/slogwarn"
+	"github.com/streamgate/streamgate/internal/low/slogwarn"
 	"github.com/streamgate/streamgate/tune"
 )
 

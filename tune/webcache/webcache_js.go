@@ -10,7 +10,7 @@ import (
 	"slices"
 	"syscall/js"
 
-	"github.com/streamgate/streamgate/internal/slogwarn"
+	"github.com/streamgate/streamgate/internal/low/slogwarn"
 	"github.com/streamgate/streamgate/tune"
 )
 

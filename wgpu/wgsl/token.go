@@ -4,7 +4,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/streamgate/streamgate/internal/testhook"
+	"github.com/streamgate/streamgate/internal/low/testhook"
 )
 
 // tokenKind classifies a token.
@@ -378,53 +378,12 @@ func (lx *lexer) account(tok *token, off int, expectOperand *bool) error {
 			lx.tdepth++
 		}
 	case ")", "]", "}":
-		want := byte('(')
-		switch t {
-		case "]":
-			want = '['
-		case "}":
-			want = '{'
-		}
-		if len(lx.stack) == 0 || lx.stack[len(lx.stack)-1].ch != want {
-			// A bracket that an outer one closes is the one left open;
-			// otherwise the closer has no opener.
-			for k := len(lx.stack) - 2; k >= 0; k-- {
-				if lx.stack[k].ch == want {
-					o := lx.stack[len(lx.stack)-1]
-					return lx.errf(o.pos, "unclosed %q", string(o.ch))
-				}
-			}
-			return lx.errf(off, "unexpected %q", t)
-		}
-		lx.elifSum -= lx.stack[len(lx.stack)-1].elif
-		lx.stack = lx.stack[:len(lx.stack)-1]
-		if t == "}" {
-			lx.exprToks = 0
-			lx.tdepth = 0
-			lx.pending = lx.pending[:0]
-		} else {
-			*expectOperand = false
-			for len(lx.pending) > 0 && lx.pending[len(lx.pending)-1].depth >= lx.tdepth {
-				lx.pending = lx.pending[:len(lx.pending)-1]
-			}
-			if lx.tdepth > 0 {
-				lx.tdepth--
-			}
+		if err := lx.closeBracket(t, off, expectOperand); err != nil {
+			return err
 		}
 	case ">":
-		if n := len(lx.pending); n > 0 && lx.pending[n-1].depth == lx.tdepth {
-			p := lx.pending[n-1]
-			lx.pending = lx.pending[:n-1]
-			tok.tmpl = true
-			lx.toks[p.tok].tmpl = true
-			d := p.innerMax + 1
-			if n > 1 && d > lx.pending[n-2].innerMax {
-				lx.pending[n-2].innerMax = d
-			}
-			if p.nest+d > lx.lim.MaxNestingDepth {
-				return lx.limitf(lx.toks[p.tok].pos, "nesting depth %d exceeds the limit of %d", p.nest+d, lx.lim.MaxNestingDepth)
-			}
-			*expectOperand = false
+		if err := lx.closeTemplate(tok, expectOperand); err != nil {
+			return err
 		}
 	case ";", ",":
 		lx.exprToks = 0
@@ -441,4 +400,64 @@ func (lx *lexer) account(tok *token, off int, expectOperand *bool) error {
 		}
 	}
 	return lx.checkExpr(off)
+}
+
+// closeBracket accounts for a closing bracket t at off: the one it closes
+// leaves the stack, or the error names the bracket left open or the closer
+// without an opener.
+func (lx *lexer) closeBracket(t string, off int, expectOperand *bool) error {
+	want := byte('(')
+	switch t {
+	case "]":
+		want = '['
+	case "}":
+		want = '{'
+	}
+	if len(lx.stack) == 0 || lx.stack[len(lx.stack)-1].ch != want {
+		// A bracket that an outer one closes is the one left open;
+		// otherwise the closer has no opener.
+		for k := len(lx.stack) - 2; k >= 0; k-- {
+			if lx.stack[k].ch == want {
+				o := lx.stack[len(lx.stack)-1]
+				return lx.errf(o.pos, "unclosed %q", string(o.ch))
+			}
+		}
+		return lx.errf(off, "unexpected %q", t)
+	}
+	lx.elifSum -= lx.stack[len(lx.stack)-1].elif
+	lx.stack = lx.stack[:len(lx.stack)-1]
+	if t == "}" {
+		lx.exprToks = 0
+		lx.tdepth = 0
+		lx.pending = lx.pending[:0]
+	} else {
+		*expectOperand = false
+		for len(lx.pending) > 0 && lx.pending[len(lx.pending)-1].depth >= lx.tdepth {
+			lx.pending = lx.pending[:len(lx.pending)-1]
+		}
+		if lx.tdepth > 0 {
+			lx.tdepth--
+		}
+	}
+	return nil
+}
+
+// closeTemplate accounts for a '>' that closes a pending template list:
+// both ends are marked as template brackets and its depth checked.
+func (lx *lexer) closeTemplate(tok *token, expectOperand *bool) error {
+	if n := len(lx.pending); n > 0 && lx.pending[n-1].depth == lx.tdepth {
+		p := lx.pending[n-1]
+		lx.pending = lx.pending[:n-1]
+		tok.tmpl = true
+		lx.toks[p.tok].tmpl = true
+		d := p.innerMax + 1
+		if n > 1 && d > lx.pending[n-2].innerMax {
+			lx.pending[n-2].innerMax = d
+		}
+		if p.nest+d > lx.lim.MaxNestingDepth {
+			return lx.limitf(lx.toks[p.tok].pos, "nesting depth %d exceeds the limit of %d", p.nest+d, lx.lim.MaxNestingDepth)
+		}
+		*expectOperand = false
+	}
+	return nil
 }

@@ -9,141 +9,177 @@ func Inspect(node Node, f func(Node) bool) {
 	if node == nil || !f(node) {
 		return
 	}
-	attrs := func(as []*Attribute) {
-		for _, a := range as {
-			Inspect(a, f)
-		}
+	w := inspector(f)
+	if !w.decl(node) && !w.expr(node) {
+		w.stmt(node)
 	}
-	exprs := func(xs []Expr) {
-		for _, x := range xs {
-			if x != nil {
-				Inspect(x, f)
-			}
-		}
+}
+
+// inspector walks the children of one node for Inspect: decl, expr and stmt
+// each visit the children of the kinds of node they name and report
+// whether node was one of them.
+type inspector func(Node) bool
+
+func (w inspector) attrs(as []*Attribute) {
+	for _, a := range as {
+		Inspect(a, w)
 	}
-	stmts := func(ss []Stmt) {
-		for _, s := range ss {
-			Inspect(s, f)
-		}
-	}
-	expr := func(x Expr) {
+}
+
+func (w inspector) exprs(xs []Expr) {
+	for _, x := range xs {
 		if x != nil {
-			Inspect(x, f)
+			Inspect(x, w)
 		}
 	}
+}
+
+func (w inspector) stmts(ss []Stmt) {
+	for _, s := range ss {
+		Inspect(s, w)
+	}
+}
+
+// x visits an expression child; a nil Expr interface is no child.
+func (w inspector) x(x Expr) {
+	if x != nil {
+		Inspect(x, w)
+	}
+}
+
+// decl: the file, declarations and their parts.
+func (w inspector) decl(node Node) bool {
 	switch n := node.(type) {
 	case *File:
 		for _, d := range n.Decls {
-			Inspect(d, f)
+			Inspect(d, w)
 		}
 	case *Attribute:
-		exprs(n.Args)
+		w.exprs(n.Args)
 	case *DirectiveDecl:
 	case *VarDecl:
-		attrs(n.Attrs)
-		exprs(n.Template)
-		expr(n.Type)
-		expr(n.Init)
+		w.attrs(n.Attrs)
+		w.exprs(n.Template)
+		w.x(n.Type)
+		w.x(n.Init)
 	case *AliasDecl:
-		expr(n.Type)
+		w.x(n.Type)
 	case *StructDecl:
 		for _, m := range n.Members {
-			Inspect(m, f)
+			Inspect(m, w)
 		}
 	case *Member:
-		attrs(n.Attrs)
-		expr(n.Type)
+		w.attrs(n.Attrs)
+		w.x(n.Type)
 	case *FuncDecl:
-		attrs(n.Attrs)
+		w.attrs(n.Attrs)
 		for _, p := range n.Params {
-			Inspect(p, f)
+			Inspect(p, w)
 		}
-		attrs(n.ResultAttrs)
-		expr(n.Result)
+		w.attrs(n.ResultAttrs)
+		w.x(n.Result)
 		if n.Body != nil {
-			Inspect(n.Body, f)
+			Inspect(n.Body, w)
 		}
 	case *Param:
-		attrs(n.Attrs)
-		expr(n.Type)
+		w.attrs(n.Attrs)
+		w.x(n.Type)
 	case *ConstAssert:
-		expr(n.Cond)
+		w.x(n.Cond)
+	default:
+		return false
+	}
+	return true
+}
+
+// expr: expressions.
+func (w inspector) expr(node Node) bool {
+	switch n := node.(type) {
 	case *Ident:
-		exprs(n.Template)
+		w.exprs(n.Template)
 	case *Literal:
 	case *CallExpr:
-		Inspect(n.Fn, f)
-		exprs(n.Args)
+		Inspect(n.Fn, w)
+		w.exprs(n.Args)
 	case *ParenExpr:
-		expr(n.X)
+		w.x(n.X)
 	case *UnaryExpr:
-		expr(n.X)
+		w.x(n.X)
 	case *BinaryExpr:
-		expr(n.X)
-		expr(n.Y)
+		w.x(n.X)
+		w.x(n.Y)
 	case *MemberExpr:
-		expr(n.X)
+		w.x(n.X)
 	case *IndexExpr:
-		expr(n.X)
-		expr(n.Index)
+		w.x(n.X)
+		w.x(n.Index)
+	default:
+		return false
+	}
+	return true
+}
+
+// stmt: statements and their parts.
+func (w inspector) stmt(node Node) {
+	switch n := node.(type) {
 	case *BlockStmt:
-		attrs(n.Attrs)
-		stmts(n.Stmts)
+		w.attrs(n.Attrs)
+		w.stmts(n.Stmts)
 	case *EmptyStmt, *BranchStmt:
 	case *ReturnStmt:
-		expr(n.X)
+		w.x(n.X)
 	case *IfStmt:
-		attrs(n.Attrs)
-		expr(n.Cond)
-		Inspect(n.Then, f)
+		w.attrs(n.Attrs)
+		w.x(n.Cond)
+		Inspect(n.Then, w)
 		if n.Else != nil {
-			Inspect(n.Else, f)
+			Inspect(n.Else, w)
 		}
 	case *SwitchStmt:
-		attrs(n.Attrs)
-		expr(n.X)
-		attrs(n.BodyAttrs)
+		w.attrs(n.Attrs)
+		w.x(n.X)
+		w.attrs(n.BodyAttrs)
 		for _, c := range n.Clauses {
-			Inspect(c, f)
+			Inspect(c, w)
 		}
 	case *CaseClause:
-		exprs(n.Selectors)
-		Inspect(n.Body, f)
+		w.exprs(n.Selectors)
+		Inspect(n.Body, w)
 	case *LoopStmt:
-		attrs(n.Attrs)
-		attrs(n.BodyAttrs)
-		stmts(n.Body)
+		w.attrs(n.Attrs)
+		w.attrs(n.BodyAttrs)
+		w.stmts(n.Body)
 		if n.Continuing != nil {
-			Inspect(n.Continuing, f)
+			Inspect(n.Continuing, w)
 		}
 	case *ContinuingStmt:
-		attrs(n.Attrs)
-		stmts(n.Stmts)
-		expr(n.BreakIf)
+		w.attrs(n.Attrs)
+		w.stmts(n.Stmts)
+		w.x(n.BreakIf)
 	case *ForStmt:
-		attrs(n.Attrs)
+		w.attrs(n.Attrs)
 		if n.Init != nil {
-			Inspect(n.Init, f)
+			Inspect(n.Init, w)
 		}
-		expr(n.Cond)
+		w.x(n.Cond)
 		if n.Update != nil {
-			Inspect(n.Update, f)
+			Inspect(n.Update, w)
 		}
-		Inspect(n.Body, f)
+		Inspect(n.Body, w)
 	case *WhileStmt:
-		attrs(n.Attrs)
-		expr(n.Cond)
-		Inspect(n.Body, f)
+		w.attrs(n.Attrs)
+		w.x(n.Cond)
+		Inspect(n.Body, w)
 	case *DeclStmt:
-		Inspect(n.Decl, f)
+		Inspect(n.Decl, w)
 	case *AssignStmt:
-		expr(n.LHS)
-		expr(n.RHS)
+		w.x(n.LHS)
+		w.x(n.RHS)
 	case *IncDecStmt:
-		expr(n.X)
+		w.x(n.X)
 	case *CallStmt:
-		Inspect(n.Call, f)
+		Inspect(n.Call, w)
 	case *ConstAssertStmt:
-		Inspect(n.Assert, f)
+		Inspect(n.Assert, w)
 	}
 }

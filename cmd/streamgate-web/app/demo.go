@@ -10,8 +10,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/cmd/streamgate-web/internal/page"
-	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/internal/genrun"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
+	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/tune/webcache"

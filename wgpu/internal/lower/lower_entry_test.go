@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/streamgate/streamgate/internal/testhook"
+	"github.com/streamgate/streamgate/internal/low/testhook"
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 

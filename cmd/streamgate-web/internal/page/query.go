@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
 )
 
 // Config is what the page's query sets: the model, the prompt and the

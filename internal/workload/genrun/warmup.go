@@ -8,7 +8,7 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/tune"
 )
 

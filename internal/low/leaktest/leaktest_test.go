@@ -6,7 +6,7 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/streamgate/streamgate/internal/leaktest"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 )
 
 // TestOptionsFindLeaks checks the options still see a real leak, and nothing

@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/internal/decoder"
-	"github.com/streamgate/streamgate/internal/genrun"
 	"github.com/streamgate/streamgate/internal/gputest"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
+	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 )

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/streamgate/streamgate/internal/workload/kernels"
 
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu"
@@ -276,17 +277,17 @@ func (g *Generator) build() error {
 	step := func(rows, base int, embed func()) {
 		embed()
 		sc, scDims := m.op("attn-scores-kv", "", u32(rows, d, c.Heads, s), Variant{Name: "wg8x8",
-			Kernel:     m.kernel("attn-scores-kv/wg8x8", attnScoresKVWGSL, map[string]float64{"W": 8}),
+			Kernel:     m.kernel("attn-scores-kv/wg8x8", kernels.AttnScoresKV, map[string]float64{"W": 8}),
 			Workgroups: [3]uint32{ceilDiv(s, 8), ceilDiv(rows, 8), uint32(c.Heads)}})
-		kv, kvDims := m.elementwise("kv-store", kvStoreWGSL, u32(rows, d, s), rows*d)
-		av, avDims := m.elementwise("attn-values-kv", attnValuesKVWGSL, u32(rows, d, c.Heads, s), rows*d)
-		ln, lnDims := m.rowOp("layernorm", layerNormRowWGSL, layerNormGroupWGSL, rows, d)
+		kv, kvDims := m.elementwise("kv-store", kernels.KVStore, u32(rows, d, s), rows*d)
+		av, avDims := m.elementwise("attn-values-kv", kernels.AttnValuesKV, u32(rows, d, c.Heads, s), rows*d)
+		ln, lnDims := m.rowOp("layernorm", kernels.LayerNormRow, kernels.LayerNormGroup, rows, d)
 		mmQKV, qkvDims := m.matmulOp(rows, 3*d, d)
-		sm, smDims := m.rowOp("softmax", softmaxRowWGSL, softmaxGroupWGSL, c.Heads*rows, s)
+		sm, smDims := m.rowOp("softmax", kernels.SoftmaxRow, kernels.SoftmaxGroup, c.Heads*rows, s)
 		mmProj, projDims := m.matmulOp(rows, d, d)
-		add, addDims := m.elementwise("add", addWGSL, u32(rows*d), rows*d)
+		add, addDims := m.elementwise("add", kernels.Add, u32(rows*d), rows*d)
 		mmUp, upDims := m.matmulOp(rows, h, d)
-		ge, geDims := m.elementwise("gelu", geluWGSL, u32(rows*h), rows*h)
+		ge, geDims := m.elementwise("gelu", kernels.GELU, u32(rows*h), rows*h)
 		mmDown, downDims := m.matmulOp(rows, d, h)
 		for _, l := range lb {
 			m.launch(ln, lnDims, x, l.ln1g, l.ln1b, a)
@@ -307,12 +308,12 @@ func (g *Generator) build() error {
 	}
 	argmax := func(row int) (*Op, int) {
 		return m.op("argmax", "", u32(c.Vocab, row), Variant{Name: "wg64",
-			Kernel: m.kernel("argmax/wg64", argmaxWGSL, map[string]float64{"W": 64}), Workgroups: [3]uint32{1, 1, 1}})
+			Kernel: m.kernel("argmax/wg64", kernels.Argmax, map[string]float64{"W": 64}), Workgroups: [3]uint32{1, 1, 1}})
 	}
 
 	// The prefill: the prompt's rows, KV rows from 0.
 	step(p, zero, func() {
-		embed, embedDims := m.elementwise("embed", embedWGSL, u32(p, d), p*d)
+		embed, embedDims := m.elementwise("embed", kernels.Embed, u32(p, d), p*d)
 		m.launch(embed, embedDims, prompt, wte, wpe, x)
 	})
 	mmHead, headDims := m.matmulOp(p, c.Vocab, d)
@@ -324,14 +325,14 @@ func (g *Generator) build() error {
 	// The decode step: one row at the state's position.
 	step(1, g.state, func() {
 		embed, embedDims := m.op("embed-at", "", u32(d), Variant{Name: "wg64",
-			Kernel: m.kernel("embed-at/wg64", embedAtWGSL, map[string]float64{"W": 64}), Workgroups: [3]uint32{ceilDiv(d, 64), 1, 1}})
+			Kernel: m.kernel("embed-at/wg64", kernels.EmbedAt, map[string]float64{"W": 64}), Workgroups: [3]uint32{ceilDiv(d, 64), 1, 1}})
 		m.launch(embed, embedDims, g.state, wte, wpe, x)
 	})
 	mmHead, headDims = m.matmulOp(1, c.Vocab, d)
 	m.launch(mmHead, headDims, a, head, headB, logits)
 	am, amDims = argmax(0)
 	m.launch(am, amDims, logits, g.next)
-	st, stDims := m.elementwise("store-row", storeRowWGSL, u32(c.Vocab), c.Vocab)
+	st, stDims := m.elementwise("store-row", kernels.StoreRow, u32(c.Vocab), c.Vocab)
 	m.launch(st, stDims, g.state, logits, g.history)
 
 	m.dedupOps()

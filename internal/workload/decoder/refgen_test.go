@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/streamgate/streamgate/internal/decoder"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
 )
 
 var refCfg = decoder.Config{Layers: 2, Width: 12, Heads: 3, Seq: 10, Vocab: 20, Seed: 3}

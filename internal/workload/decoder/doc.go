@@ -1,6 +1,6 @@
 // Package decoder is a GPT-2-style transformer decoder for the command's
 // warmup and generate workloads and the ModelStep and Decode benchmarks: its kernels (WGSL files
-// with override constants), deterministic random weights, the forward
+// with override constants, in internal/workload/kernels), deterministic random weights, the forward
 // step as a list of launches on a wgpu device — three of its ops tunable,
 // each with real alternatives — and a CPU reference in float64.
 //

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/streamgate/streamgate/internal/spin"
+	"github.com/streamgate/streamgate/internal/low/spin"
 )
 
 // TestYieldLetsOthersRun polls for a flag another goroutine sets: without

@@ -1,8 +1,8 @@
-// Package model is the sequential model of a registry.Registry: a plain
+// Package oracle is the sequential model (the oracle) of a registry.Registry: a plain
 // slice of overrides, newest last, and a process mode. It is the oracle that
 // tests and fuzz targets compare the real registry against, written to be
 // obviously right by reading it rather than fast.
-package model
+package oracle
 
 import (
 	"cmp"

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/streamgate/streamgate/internal/workload/kernels"
 	"math"
 	"unsafe"
 
@@ -398,11 +399,11 @@ func (m *Model) matmulOp(rows, n, k int) (*Op, int) {
 		t    int
 		vec  int
 	}{
-		{"naive-8x8", matmulNaiveWGSL, 8, 1},
-		{"tiled-8", matmulTiledWGSL, 8, 1},
-		{"tiled-16", matmulTiledWGSL, 16, 1},
-		{"vec4-8x8", matmulVec4WGSL, 8, 4},
-		{"vec4-16x16", matmulVec4WGSL, 16, 4},
+		{"naive-8x8", kernels.MatmulNaive, 8, 1},
+		{"tiled-8", kernels.MatmulTiled, 8, 1},
+		{"tiled-16", kernels.MatmulTiled, 16, 1},
+		{"vec4-8x8", kernels.MatmulVec4, 8, 4},
+		{"vec4-16x16", kernels.MatmulVec4, 16, 4},
 	} {
 		if n%v.vec != 0 {
 			continue
@@ -454,17 +455,17 @@ func (m *Model) build() error {
 	gelu := m.buffer("gelu", t*h, nil, true)
 	m.logits = m.buffer("logits", t*c.Vocab, nil, false)
 
-	embed, embedDims := m.elementwise("embed", embedWGSL, u32(t, d), t*d)
-	ln, lnDims := m.rowOp("layernorm", layerNormRowWGSL, layerNormGroupWGSL, t, d)
+	embed, embedDims := m.elementwise("embed", kernels.Embed, u32(t, d), t*d)
+	ln, lnDims := m.rowOp("layernorm", kernels.LayerNormRow, kernels.LayerNormGroup, t, d)
 	mmQKV, qkvDims := m.matmulOp(t, 3*d, d)
 	sc, scDims := m.op("attn-scores", "", u32(t, d, c.Heads), Variant{Name: "wg8x8",
-		Kernel: m.kernel("attn-scores/wg8x8", attnScoresWGSL, map[string]float64{"W": 8}), Workgroups: [3]uint32{ceilDiv(t, 8), ceilDiv(t, 8), uint32(c.Heads)}})
-	sm, smDims := m.rowOp("softmax", softmaxRowWGSL, softmaxGroupWGSL, c.Heads*t, t)
-	av, avDims := m.elementwise("attn-values", attnValuesWGSL, u32(t, d, c.Heads), t*d)
+		Kernel: m.kernel("attn-scores/wg8x8", kernels.AttnScores, map[string]float64{"W": 8}), Workgroups: [3]uint32{ceilDiv(t, 8), ceilDiv(t, 8), uint32(c.Heads)}})
+	sm, smDims := m.rowOp("softmax", kernels.SoftmaxRow, kernels.SoftmaxGroup, c.Heads*t, t)
+	av, avDims := m.elementwise("attn-values", kernels.AttnValues, u32(t, d, c.Heads), t*d)
 	mmProj, projDims := m.matmulOp(t, d, d)
-	add, addDims := m.elementwise("add", addWGSL, u32(t*d), t*d)
+	add, addDims := m.elementwise("add", kernels.Add, u32(t*d), t*d)
 	mmUp, upDims := m.matmulOp(t, h, d)
-	ge, geDims := m.elementwise("gelu", geluWGSL, u32(t*h), t*h)
+	ge, geDims := m.elementwise("gelu", kernels.GELU, u32(t*h), t*h)
 	mmDown, downDims := m.matmulOp(t, d, h)
 	mmHead, headDims := m.matmulOp(t, c.Vocab, d)
 

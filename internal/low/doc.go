@@ -1,0 +1,14 @@
+// Package low names the module's bottom floor: helpers that the library
+// packages (registry, wgpu, tune, client, lockfree) import, and that import
+// nothing of the module themselves:
+//
+//   - testhook: test-only hooks from registry and wgpu to the tests of
+//     other packages (fuzz);
+//   - slogwarn: the logger the tune packages write to when the program
+//     gives them none;
+//   - spin: what a busy loop needs where goroutines are not preempted
+//     (js/wasm);
+//   - leaktest: the goleak options every leak check of the module passes.
+//
+// The workloads, the top floor, live in internal/workload.
+package low

@@ -1,0 +1,13 @@
+// Package workload names the module's top floor: the workloads that run on
+// streamgate, each a package below it, above every library package
+// (client, tune, wgpu, registry) and imported by none of them:
+//
+//   - kernels: the WGSL kernels of the workloads, one copy each;
+//   - decoder: the GPT-2-style decoder (the step and the generation);
+//   - genrun: the generation demo's steps, shared by the terminal and the
+//     browser page;
+//   - rawwgpu: the hand-written go-webgpu baselines the benchmarks compare
+//     streamgate's launch against.
+//
+// The low helpers that library packages import live in internal/low.
+package workload
