@@ -86,46 +86,32 @@ func (a *analysis) checkDependencies(res *resolution) error {
 // eachIdent calls f on every identifier of x, in source order: names,
 // type names and template arguments, not member names.
 func eachIdent(x Expr, f func(*Ident)) {
-	switch x := x.(type) {
-	case *Ident:
-		f(x)
-		for _, t := range x.Template {
-			eachIdent(t, f)
-		}
-	case *CallExpr:
-		eachIdent(x.Fn, f)
-		for _, y := range x.Args {
-			eachIdent(y, f)
-		}
-	case *ParenExpr:
-		eachIdent(x.X, f)
-	case *UnaryExpr:
-		eachIdent(x.X, f)
-	case *BinaryExpr:
-		eachIdent(x.X, f)
-		eachIdent(x.Y, f)
-	case *MemberExpr:
-		eachIdent(x.X, f)
-	case *IndexExpr:
-		eachIdent(x.X, f)
-		eachIdent(x.Index, f)
-	}
+	walk(identVisitor(f), x)
 }
 
 // attrIdents calls f on the identifiers of the attributes' arguments, but
 // for those of @builtin, @interpolate and @diagnostic, which name no
 // declarations.
 func attrIdents(as []*Attribute, f func(*Ident)) {
-	for _, at := range as {
-		switch at.Name {
-		case "builtin", "interpolate", "diagnostic":
-			continue
-		}
-		for _, x := range at.Args {
-			eachIdent(x, f)
-		}
-	}
+	walkList(identVisitor(f), as)
 }
+
+// identVisitor is the [visitor] of eachIdent and attrIdents: it calls
+// itself on each identifier, and skips the arguments that name no
+// declarations.
+type identVisitor func(*Ident)
+
+func (f identVisitor) enter(n Node) bool {
+	switch n := n.(type) {
+	case *Attribute:
+		return argsName(n)
+	case *Ident:
+		f(n)
+	}
+	return true
+}
+
+func (identVisitor) leave(Node) {}
 
 // depFrame is one step of the dependency walk.
 type depFrame struct{ n, next int }

@@ -37,8 +37,8 @@ func (a *analysis) resolve() *resolution {
 	return res
 }
 
-// scopeWalker walks one function at a time. Its state is reset between
-// functions.
+// scopeWalker walks one function at a time, as a [visitor]. Its state is
+// reset between functions.
 type scopeWalker struct {
 	a   *analysis
 	res *resolution
@@ -46,71 +46,69 @@ type scopeWalker struct {
 
 	active   map[string]int // names in scope as locals: how many declarations of each are visible
 	names    []string       // the visible local declarations, innermost last
+	marks    []int          // the open scopes: where each starts in names
 	lastUser map[Decl]*FuncDecl
 }
 
+// fn walks function d: its attributes, the types of its parameters and
+// result, then its body, in which the parameters are in scope.
 func (w *scopeWalker) fn(d *FuncDecl) {
 	w.fd = d
 	clear(w.active)
 	w.names = w.names[:0]
-	w.attrs(d.Attrs)
-	for _, p := range d.Params {
-		w.attrs(p.Attrs)
-		w.expr(p.Type)
-	}
-	w.attrs(d.ResultAttrs)
-	w.expr(d.Result)
-	for _, p := range d.Params {
-		w.declare(p.Name)
-	}
-	if d.Body != nil {
-		w.stmts(d.Body.Attrs, d.Body.Stmts)
-	}
+	w.marks = w.marks[:0]
+	walk(w, d)
 }
 
-// attrs resolves the arguments of attributes, but for those of @builtin,
-// @interpolate and @diagnostic, which name no declarations.
-func (w *scopeWalker) attrs(as []*Attribute) {
-	for _, at := range as {
-		switch at.Name {
-		case "builtin", "interpolate", "diagnostic":
-			continue
-		}
-		for _, x := range at.Args {
-			w.expr(x)
-		}
-	}
-}
-
-func (w *scopeWalker) exprs(xs []Expr) {
-	for _, x := range xs {
-		w.expr(x)
-	}
-}
-
-func (w *scopeWalker) expr(x Expr) {
-	switch x := x.(type) {
+// enter resolves an identifier that is not a local, skips the arguments of
+// the attributes that name no declarations, declares a local after its
+// type and initializer (not its template list), and opens the scope of a
+// block, a loop, its continuing statement or a for statement.
+func (w *scopeWalker) enter(n Node) bool {
+	switch n := n.(type) {
+	case *Attribute:
+		return argsName(n)
 	case *Ident:
-		if w.active[x.Name] == 0 {
-			w.reference(x)
+		if w.active[n.Name] == 0 {
+			w.reference(n)
 		}
-		w.exprs(x.Template)
-	case *CallExpr:
-		w.expr(x.Fn)
-		w.exprs(x.Args)
-	case *ParenExpr:
-		w.expr(x.X)
-	case *UnaryExpr:
-		w.expr(x.X)
-	case *BinaryExpr:
-		w.expr(x.X)
-		w.expr(x.Y)
-	case *MemberExpr:
-		w.expr(x.X)
-	case *IndexExpr:
-		w.expr(x.X)
-		w.expr(x.Index)
+	case *VarDecl:
+		walker{w}.attrs(n.Attrs, n.Type, n.Init)
+		w.declare(n.Name)
+		return false
+	case *BlockStmt, *LoopStmt, *ContinuingStmt, *ForStmt:
+		w.marks = append(w.marks, len(w.names))
+		if n == Node(w.fd.Body) {
+			for _, p := range w.fd.Params {
+				w.declare(p.Name)
+			}
+		}
 	}
+	return true
+}
+
+// leave closes the scope that enter opened, taking its locals out of
+// scope.
+func (w *scopeWalker) leave(n Node) {
+	switch n.(type) {
+	case *BlockStmt, *LoopStmt, *ContinuingStmt, *ForStmt:
+		mark := w.marks[len(w.marks)-1]
+		w.marks = w.marks[:len(w.marks)-1]
+		for _, name := range w.names[mark:] {
+			w.active[name]--
+		}
+		w.names = w.names[:mark]
+	}
+}
+
+// argsName reports whether the arguments of attribute a may name
+// declarations: those of @builtin, @interpolate and @diagnostic do not.
+func argsName(a *Attribute) bool {
+	switch a.Name {
+	case "builtin", "interpolate", "diagnostic":
+		return false
+	}
+	return true
 }
 
 // reference records identifier id, which is not a local.
@@ -133,103 +131,4 @@ func (w *scopeWalker) reference(id *Ident) {
 func (w *scopeWalker) declare(name string) {
 	w.active[name]++
 	w.names = append(w.names, name)
-}
-
-// open starts a scope; close ends it, taking its locals out of scope.
-func (w *scopeWalker) open() int { return len(w.names) }
-
-func (w *scopeWalker) close(mark int) {
-	for _, n := range w.names[mark:] {
-		w.active[n]--
-	}
-	w.names = w.names[:mark]
-}
-
-// stmts resolves a block's attributes and statements, in a scope of its
-// own.
-func (w *scopeWalker) stmts(attrs []*Attribute, ss []Stmt) {
-	w.attrs(attrs)
-	mark := w.open()
-	for _, s := range ss {
-		w.stmt(s)
-	}
-	w.close(mark)
-}
-
-func (w *scopeWalker) block(b *BlockStmt) {
-	if b != nil {
-		w.stmts(b.Attrs, b.Stmts)
-	}
-}
-
-func (w *scopeWalker) stmt(s Stmt) {
-	switch s := s.(type) {
-	case *BlockStmt:
-		w.block(s)
-	case *DeclStmt:
-		d := s.Decl
-		w.attrs(d.Attrs)
-		w.expr(d.Type)
-		w.expr(d.Init)
-		w.declare(d.Name)
-	case *ReturnStmt:
-		w.expr(s.X)
-	case *IfStmt:
-		w.attrs(s.Attrs)
-		w.expr(s.Cond)
-		w.block(s.Then)
-		if s.Else != nil {
-			w.stmt(s.Else)
-		}
-	case *SwitchStmt:
-		w.attrs(s.Attrs)
-		w.expr(s.X)
-		w.attrs(s.BodyAttrs)
-		for _, c := range s.Clauses {
-			w.exprs(c.Selectors)
-			w.block(c.Body)
-		}
-	case *LoopStmt:
-		w.attrs(s.Attrs)
-		w.attrs(s.BodyAttrs)
-		mark := w.open()
-		for _, st := range s.Body {
-			w.stmt(st)
-		}
-		if c := s.Continuing; c != nil {
-			w.attrs(c.Attrs)
-			inner := w.open()
-			for _, st := range c.Stmts {
-				w.stmt(st)
-			}
-			w.expr(c.BreakIf)
-			w.close(inner)
-		}
-		w.close(mark)
-	case *ForStmt:
-		w.attrs(s.Attrs)
-		mark := w.open()
-		if s.Init != nil {
-			w.stmt(s.Init)
-		}
-		w.expr(s.Cond)
-		if s.Update != nil {
-			w.stmt(s.Update)
-		}
-		w.block(s.Body)
-		w.close(mark)
-	case *WhileStmt:
-		w.attrs(s.Attrs)
-		w.expr(s.Cond)
-		w.block(s.Body)
-	case *AssignStmt:
-		w.expr(s.LHS)
-		w.expr(s.RHS)
-	case *IncDecStmt:
-		w.expr(s.X)
-	case *CallStmt:
-		w.expr(s.Call)
-	case *ConstAssertStmt:
-		w.expr(s.Assert.Cond)
-	}
 }

@@ -6,180 +6,169 @@ package wgsl
 // f may change the fields of the node it is given (replace a child), and
 // the walk goes on into the new children.
 func Inspect(node Node, f func(Node) bool) {
-	if node == nil || !f(node) {
+	walk(inspectFunc(f), node)
+}
+
+// visitor is what walk calls on the nodes of a tree: enter before a node's
+// children, which are walked only when it returns true, and then leave
+// after them. Inspect's visitor is its function; the package's own passes
+// (the scopes of resolve, the identifiers of eachIdent) are visitors too,
+// so that the one walk below spells out the children of each kind of node.
+type visitor interface {
+	enter(Node) bool
+	leave(Node)
+}
+
+// inspectFunc is the visitor of Inspect: f, with nothing to do on leaving.
+type inspectFunc func(Node) bool
+
+func (f inspectFunc) enter(n Node) bool { return f(n) }
+func (inspectFunc) leave(Node)          {}
+
+// walk visits node and, when v enters it, its children in source order. A
+// nil node (a nil interface: an absent expression or statement) is no
+// node.
+func walk(v visitor, node Node) {
+	if node == nil || !v.enter(node) {
 		return
 	}
-	w := inspector(f)
-	if !w.decl(node) && !w.expr(node) {
-		w.stmt(node)
+	w := walker{v}
+	if x, ok := operand(node); ok {
+		w.node(x)
+	} else if !w.decl(node) {
+		w.stmt(node) // or a leaf: *DirectiveDecl, *Literal, *EmptyStmt, *BranchStmt
+	}
+	v.leave(node)
+}
+
+// walkList walks each node of ns.
+func walkList[T Node](v visitor, ns []T) {
+	for _, n := range ns {
+		walk(v, n)
 	}
 }
 
-// inspector walks the children of one node for Inspect: decl, expr and stmt
-// each visit the children of the kinds of node they name and report
-// whether node was one of them.
-type inspector func(Node) bool
+// walker walks the children of one node for walk: decl and stmt each
+// visit the children of the kinds of node they name, node, nodes and attrs
+// those of single fields, walkList those of lists.
+type walker struct{ v visitor }
 
-func (w inspector) attrs(as []*Attribute) {
-	for _, a := range as {
-		Inspect(a, w)
+func (w walker) node(n Node) { walk(w.v, n) }
+
+// nodes walks each of ns.
+func (w walker) nodes(ns ...Node) {
+	for _, n := range ns {
+		walk(w.v, n)
 	}
 }
 
-func (w inspector) exprs(xs []Expr) {
-	for _, x := range xs {
-		if x != nil {
-			Inspect(x, w)
-		}
-	}
+// attrs walks attributes as and then each of ns, the children of a node
+// that follow its attributes.
+func (w walker) attrs(as []*Attribute, ns ...Node) {
+	walkList(w.v, as)
+	w.nodes(ns...)
 }
 
-func (w inspector) stmts(ss []Stmt) {
-	for _, s := range ss {
-		Inspect(s, w)
+// operand returns X, the one child of a node that has no other: the
+// operand of a ParenExpr, UnaryExpr or MemberExpr, the value of a
+// ReturnStmt or IncDecStmt. It reports whether node is such a node.
+func operand(node Node) (Expr, bool) {
+	switch n := node.(type) {
+	case *ParenExpr:
+		return n.X, true
+	case *UnaryExpr:
+		return n.X, true
+	case *MemberExpr:
+		return n.X, true
+	case *ReturnStmt:
+		return n.X, true
+	case *IncDecStmt:
+		return n.X, true
 	}
+	return nil, false
 }
 
-// x visits an expression child; a nil Expr interface is no child.
-func (w inspector) x(x Expr) {
-	if x != nil {
-		Inspect(x, w)
-	}
-}
-
-// decl: the file, declarations and their parts.
-func (w inspector) decl(node Node) bool {
+// decl walks the children of the file, a declaration or one of its parts,
+// or an expression, and reports whether node was one of them.
+func (w walker) decl(node Node) bool {
 	switch n := node.(type) {
 	case *File:
-		for _, d := range n.Decls {
-			Inspect(d, w)
-		}
+		walkList(w.v, n.Decls)
 	case *Attribute:
-		w.exprs(n.Args)
-	case *DirectiveDecl:
+		walkList(w.v, n.Args)
 	case *VarDecl:
 		w.attrs(n.Attrs)
-		w.exprs(n.Template)
-		w.x(n.Type)
-		w.x(n.Init)
+		walkList(w.v, n.Template)
+		w.nodes(n.Type, n.Init)
 	case *AliasDecl:
-		w.x(n.Type)
+		w.node(n.Type)
 	case *StructDecl:
-		for _, m := range n.Members {
-			Inspect(m, w)
-		}
+		walkList(w.v, n.Members)
 	case *Member:
-		w.attrs(n.Attrs)
-		w.x(n.Type)
+		w.attrs(n.Attrs, n.Type)
 	case *FuncDecl:
 		w.attrs(n.Attrs)
-		for _, p := range n.Params {
-			Inspect(p, w)
-		}
-		w.attrs(n.ResultAttrs)
-		w.x(n.Result)
+		walkList(w.v, n.Params)
+		w.attrs(n.ResultAttrs, n.Result)
 		if n.Body != nil {
-			Inspect(n.Body, w)
+			w.node(n.Body)
 		}
 	case *Param:
-		w.attrs(n.Attrs)
-		w.x(n.Type)
+		w.attrs(n.Attrs, n.Type)
 	case *ConstAssert:
-		w.x(n.Cond)
-	default:
-		return false
-	}
-	return true
-}
-
-// expr: expressions.
-func (w inspector) expr(node Node) bool {
-	switch n := node.(type) {
-	case *Ident:
-		w.exprs(n.Template)
-	case *Literal:
-	case *CallExpr:
-		Inspect(n.Fn, w)
-		w.exprs(n.Args)
-	case *ParenExpr:
-		w.x(n.X)
-	case *UnaryExpr:
-		w.x(n.X)
+		w.node(n.Cond)
 	case *BinaryExpr:
-		w.x(n.X)
-		w.x(n.Y)
-	case *MemberExpr:
-		w.x(n.X)
+		w.nodes(n.X, n.Y)
 	case *IndexExpr:
-		w.x(n.X)
-		w.x(n.Index)
+		w.nodes(n.X, n.Index)
+	case *CallExpr:
+		w.node(n.Fn)
+		walkList(w.v, n.Args)
+	case *Ident:
+		walkList(w.v, n.Template)
 	default:
 		return false
 	}
 	return true
 }
 
-// stmt: statements and their parts.
-func (w inspector) stmt(node Node) {
+// stmt walks the children of a statement or one of its parts.
+func (w walker) stmt(node Node) {
 	switch n := node.(type) {
 	case *BlockStmt:
 		w.attrs(n.Attrs)
-		w.stmts(n.Stmts)
-	case *EmptyStmt, *BranchStmt:
-	case *ReturnStmt:
-		w.x(n.X)
+		walkList(w.v, n.Stmts)
 	case *IfStmt:
-		w.attrs(n.Attrs)
-		w.x(n.Cond)
-		Inspect(n.Then, w)
-		if n.Else != nil {
-			Inspect(n.Else, w)
-		}
+		w.attrs(n.Attrs, n.Cond, n.Then, n.Else)
 	case *SwitchStmt:
-		w.attrs(n.Attrs)
-		w.x(n.X)
+		w.attrs(n.Attrs, n.X)
 		w.attrs(n.BodyAttrs)
-		for _, c := range n.Clauses {
-			Inspect(c, w)
-		}
+		walkList(w.v, n.Clauses)
 	case *CaseClause:
-		w.exprs(n.Selectors)
-		Inspect(n.Body, w)
+		walkList(w.v, n.Selectors)
+		w.node(n.Body)
 	case *LoopStmt:
 		w.attrs(n.Attrs)
 		w.attrs(n.BodyAttrs)
-		w.stmts(n.Body)
+		walkList(w.v, n.Body)
 		if n.Continuing != nil {
-			Inspect(n.Continuing, w)
+			w.node(n.Continuing)
 		}
 	case *ContinuingStmt:
 		w.attrs(n.Attrs)
-		w.stmts(n.Stmts)
-		w.x(n.BreakIf)
+		walkList(w.v, n.Stmts)
+		w.node(n.BreakIf)
 	case *ForStmt:
-		w.attrs(n.Attrs)
-		if n.Init != nil {
-			Inspect(n.Init, w)
-		}
-		w.x(n.Cond)
-		if n.Update != nil {
-			Inspect(n.Update, w)
-		}
-		Inspect(n.Body, w)
+		w.attrs(n.Attrs, n.Init, n.Cond, n.Update, n.Body)
 	case *WhileStmt:
-		w.attrs(n.Attrs)
-		w.x(n.Cond)
-		Inspect(n.Body, w)
-	case *DeclStmt:
-		Inspect(n.Decl, w)
+		w.attrs(n.Attrs, n.Cond, n.Body)
 	case *AssignStmt:
-		w.x(n.LHS)
-		w.x(n.RHS)
-	case *IncDecStmt:
-		w.x(n.X)
+		w.nodes(n.LHS, n.RHS)
+	case *DeclStmt:
+		w.node(n.Decl)
 	case *CallStmt:
-		Inspect(n.Call, w)
+		w.node(n.Call)
 	case *ConstAssertStmt:
-		Inspect(n.Assert, w)
+		w.node(n.Assert)
 	}
 }
