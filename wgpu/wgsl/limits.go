@@ -102,32 +102,22 @@ func DefaultLimits() Limits {
 // withDefaults replaces zero and negative fields by their defaults.
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.MaxSourceBytes <= 0 {
-		l.MaxSourceBytes = d.MaxSourceBytes
-	}
-	if l.MaxNestingDepth <= 0 {
-		l.MaxNestingDepth = d.MaxNestingDepth
-	}
-	if l.MaxExpressionTokens <= 0 {
-		l.MaxExpressionTokens = d.MaxExpressionTokens
-	}
-	if l.MaxDeclarationDepth <= 0 {
-		l.MaxDeclarationDepth = d.MaxDeclarationDepth
-	}
-	if l.MaxWorkgroupBytes <= 0 {
-		l.MaxWorkgroupBytes = d.MaxWorkgroupBytes
-	}
-	if l.MaxFunctionTokens <= 0 {
-		l.MaxFunctionTokens = d.MaxFunctionTokens
-	}
-	if l.MaxModuleTokens <= 0 {
-		l.MaxModuleTokens = d.MaxModuleTokens
-	}
-	if l.MaxPrivateBytes <= 0 {
-		l.MaxPrivateBytes = d.MaxPrivateBytes
+	defaults := d.defaulted()
+	for i, f := range l.defaulted() {
+		if *f <= 0 {
+			*f = *defaults[i]
+		}
 	}
 	if l.MaxBindings < 0 {
 		l.MaxBindings = 0
 	}
 	return l
+}
+
+// defaulted returns the fields whose zero value means their default: all
+// but MaxBindings.
+func (l *Limits) defaulted() [8]*int {
+	return [...]*int{&l.MaxSourceBytes, &l.MaxNestingDepth, &l.MaxExpressionTokens,
+		&l.MaxDeclarationDepth, &l.MaxWorkgroupBytes, &l.MaxPrivateBytes,
+		&l.MaxFunctionTokens, &l.MaxModuleTokens}
 }
