@@ -282,29 +282,41 @@ func (p *treeParser) attributes() []*Attribute {
 // trailing comma, up to (not consuming) the punctuation end.
 func (p *treeParser) exprList(end string) []Expr {
 	var xs []Expr
+	p.commaList(end, func() { xs = append(xs, p.expr()) })
+	return xs
+}
+
+// commaList calls item to read each element of a list separated by commas,
+// with an optional trailing comma, up to (not consuming) the punctuation
+// end.
+func (p *treeParser) commaList(end string, item func()) {
 	for !p.is(end) {
-		xs = append(xs, p.expr())
+		item()
 		if !p.accept(",") {
 			break
 		}
 	}
-	return xs
+}
+
+// typedName reads attributes, a name and ": type": a struct member, or a
+// formal parameter, which has the same fields. what names the name for an
+// error.
+func (p *treeParser) typedName(what string) Member {
+	m := Member{Attrs: p.attributes()}
+	m.Name, m.NamePos = p.ident(what)
+	p.expect(":")
+	m.Type = p.typeExpr()
+	return m
 }
 
 func (p *treeParser) structDecl(at int) *StructDecl {
 	d := &StructDecl{At: at}
 	d.Name, d.NamePos = p.ident("the struct's name")
 	d.Lbrace = p.expect("{")
-	for !p.is("}") {
-		m := &Member{Attrs: p.attributes()}
-		m.Name, m.NamePos = p.ident("a member name")
-		p.expect(":")
-		m.Type = p.typeExpr()
-		d.Members = append(d.Members, m)
-		if !p.accept(",") {
-			break
-		}
-	}
+	p.commaList("}", func() {
+		m := p.typedName("a member name")
+		d.Members = append(d.Members, &m)
+	})
 	p.expect("}")
 	return d
 }
@@ -340,16 +352,10 @@ func (p *treeParser) funcDecl(attrs []*Attribute) *FuncDecl {
 	d := &FuncDecl{Attrs: attrs, At: p.expect("fn")}
 	d.Name, d.NamePos = p.ident("the function's name")
 	p.expect("(")
-	for !p.is(")") {
-		prm := &Param{Attrs: p.attributes()}
-		prm.Name, prm.NamePos = p.ident("a parameter name")
-		p.expect(":")
-		prm.Type = p.typeExpr()
-		d.Params = append(d.Params, prm)
-		if !p.accept(",") {
-			break
-		}
-	}
+	p.commaList(")", func() {
+		prm := Param(p.typedName("a parameter name"))
+		d.Params = append(d.Params, &prm)
+	})
 	p.expect(")")
 	if p.accept("->") {
 		d.ResultAttrs = p.attributes()
