@@ -113,9 +113,7 @@ func (pr *printer) attrs(as []*Attribute) {
 	for _, a := range as {
 		pr.s("@" + a.Name)
 		if a.Parens {
-			pr.s("(")
-			pr.exprs(a.Args)
-			pr.s(")")
+			pr.list("(", a.Args, ")")
 		}
 		pr.s(" ")
 	}
@@ -127,6 +125,58 @@ func (pr *printer) exprs(xs []Expr) {
 			pr.s(", ")
 		}
 		pr.expr(x)
+	}
+}
+
+// list writes open, the expressions xs separated by commas, and close.
+func (pr *printer) list(open string, xs []Expr, close string) {
+	pr.s(open)
+	pr.exprs(xs)
+	pr.s(close)
+}
+
+// templated writes name and then its template list <xs>, when it has one.
+func (pr *printer) templated(name string, xs []Expr) {
+	pr.s(name)
+	if xs != nil {
+		pr.list("<", xs, ">")
+	}
+}
+
+// opt writes prefix and then x, when there is an x.
+func (pr *printer) opt(prefix string, x Expr) {
+	if x != nil {
+		pr.s(prefix)
+		pr.expr(x)
+	}
+}
+
+// open writes '{' and indents the lines that follow; close ends them with
+// '}' on a line of its own.
+func (pr *printer) open() {
+	pr.s("{")
+	pr.indent++
+}
+
+func (pr *printer) close() {
+	pr.indent--
+	pr.line()
+	pr.s("}")
+}
+
+// head writes keyword (with its space), x and a space: the head of an if,
+// switch or while statement, up to its body.
+func (pr *printer) head(keyword string, x Expr) {
+	pr.s(keyword)
+	pr.expr(x)
+	pr.s(" ")
+}
+
+// lines writes each statement on a line of its own.
+func (pr *printer) lines(ss []Stmt) {
+	for _, s := range ss {
+		pr.line()
+		pr.stmt(s)
 	}
 }
 
@@ -147,8 +197,8 @@ func (pr *printer) decl(d Decl) {
 		pr.expr(d.Type)
 		pr.s(";")
 	case *StructDecl:
-		pr.s("struct " + d.Name + " {")
-		pr.indent++
+		pr.s("struct " + d.Name + " ")
+		pr.open()
 		for _, m := range d.Members {
 			pr.line()
 			pr.mark(m)
@@ -157,9 +207,7 @@ func (pr *printer) decl(d Decl) {
 			pr.expr(m.Type)
 			pr.s(",")
 		}
-		pr.indent--
-		pr.line()
-		pr.s("}")
+		pr.close()
 	case *FuncDecl:
 		pr.attrs(d.Attrs)
 		pr.s("fn " + d.Name + "(")
@@ -189,21 +237,10 @@ func (pr *printer) decl(d Decl) {
 
 func (pr *printer) varDecl(d *VarDecl) {
 	pr.attrs(d.Attrs)
-	pr.s(d.Keyword)
-	if d.Template != nil {
-		pr.s("<")
-		pr.exprs(d.Template)
-		pr.s(">")
-	}
+	pr.templated(d.Keyword, d.Template)
 	pr.s(" " + d.Name)
-	if d.Type != nil {
-		pr.s(": ")
-		pr.expr(d.Type)
-	}
-	if d.Init != nil {
-		pr.s(" = ")
-		pr.expr(d.Init)
-	}
+	pr.opt(": ", d.Type)
+	pr.opt(" = ", d.Init)
 }
 
 func (pr *printer) block(b *BlockStmt) {
@@ -213,17 +250,13 @@ func (pr *printer) block(b *BlockStmt) {
 
 // stmts writes { stmts } from the current position.
 func (pr *printer) stmts(ss []Stmt) {
-	pr.s("{")
-	pr.indent++
-	for _, s := range ss {
-		pr.line()
-		pr.stmt(s)
+	if len(ss) == 0 {
+		pr.s("{}")
+		return
 	}
-	pr.indent--
-	if len(ss) > 0 {
-		pr.line()
-	}
-	pr.s("}")
+	pr.open()
+	pr.lines(ss)
+	pr.close()
 }
 
 func (pr *printer) stmt(s Stmt) {
@@ -235,22 +268,16 @@ func (pr *printer) stmt(s Stmt) {
 		pr.s(";")
 	case *ReturnStmt:
 		pr.s("return")
-		if s.X != nil {
-			pr.s(" ")
-			pr.expr(s.X)
-		}
+		pr.opt(" ", s.X)
 		pr.s(";")
 	case *IfStmt:
 		pr.attrs(s.Attrs)
 		pr.ifStmt(s)
 	case *SwitchStmt:
 		pr.attrs(s.Attrs)
-		pr.s("switch ")
-		pr.expr(s.X)
-		pr.s(" ")
+		pr.head("switch ", s.X)
 		pr.attrs(s.BodyAttrs)
-		pr.s("{")
-		pr.indent++
+		pr.open()
 		for _, c := range s.Clauses {
 			pr.line()
 			if c.Default {
@@ -271,42 +298,28 @@ func (pr *printer) stmt(s Stmt) {
 			pr.s(": ")
 			pr.block(c.Body)
 		}
-		pr.indent--
-		pr.line()
-		pr.s("}")
+		pr.close()
 	case *LoopStmt:
 		pr.attrs(s.Attrs)
 		pr.s("loop ")
 		pr.attrs(s.BodyAttrs)
-		pr.s("{")
-		pr.indent++
-		for _, st := range s.Body {
-			pr.line()
-			pr.stmt(st)
-		}
+		pr.open()
+		pr.lines(s.Body)
 		if c := s.Continuing; c != nil {
 			pr.line()
 			pr.s("continuing ")
 			pr.attrs(c.Attrs)
-			pr.s("{")
-			pr.indent++
-			for _, st := range c.Stmts {
-				pr.line()
-				pr.stmt(st)
-			}
+			pr.open()
+			pr.lines(c.Stmts)
 			if c.BreakIf != nil {
 				pr.line()
 				pr.s("break if ")
 				pr.expr(c.BreakIf)
 				pr.s(";")
 			}
-			pr.indent--
-			pr.line()
-			pr.s("}")
+			pr.close()
 		}
-		pr.indent--
-		pr.line()
-		pr.s("}")
+		pr.close()
 	case *ForStmt:
 		pr.attrs(s.Attrs)
 		pr.s("for (")
@@ -314,10 +327,7 @@ func (pr *printer) stmt(s Stmt) {
 			pr.simple(s.Init)
 		}
 		pr.s(";")
-		if s.Cond != nil {
-			pr.s(" ")
-			pr.expr(s.Cond)
-		}
+		pr.opt(" ", s.Cond)
 		pr.s(";")
 		if s.Update != nil {
 			pr.s(" ")
@@ -327,9 +337,7 @@ func (pr *printer) stmt(s Stmt) {
 		pr.block(s.Body)
 	case *WhileStmt:
 		pr.attrs(s.Attrs)
-		pr.s("while ")
-		pr.expr(s.Cond)
-		pr.s(" ")
+		pr.head("while ", s.Cond)
 		pr.block(s.Body)
 	case *BranchStmt:
 		pr.s(s.Keyword + ";")
@@ -342,9 +350,7 @@ func (pr *printer) stmt(s Stmt) {
 }
 
 func (pr *printer) ifStmt(s *IfStmt) {
-	pr.s("if ")
-	pr.expr(s.Cond)
-	pr.s(" ")
+	pr.head("if ", s.Cond)
 	pr.block(s.Then)
 	switch e := s.Else.(type) {
 	case *IfStmt:
@@ -378,19 +384,12 @@ func (pr *printer) expr(x Expr) {
 	pr.mark(x)
 	switch x := x.(type) {
 	case *Ident:
-		pr.s(x.Name)
-		if x.Template != nil {
-			pr.s("<")
-			pr.exprs(x.Template)
-			pr.s(">")
-		}
+		pr.templated(x.Name, x.Template)
 	case *Literal:
 		pr.s(x.Text)
 	case *CallExpr:
 		pr.expr(x.Fn)
-		pr.s("(")
-		pr.exprs(x.Args)
-		pr.s(")")
+		pr.list("(", x.Args, ")")
 	case *ParenExpr:
 		pr.s("(")
 		pr.expr(x.X)

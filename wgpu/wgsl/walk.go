@@ -162,12 +162,12 @@ func (w walker) stmt(node Node) {
 		w.attrs(n.Attrs, n.Init, n.Cond, n.Update, n.Body)
 	case *WhileStmt:
 		w.attrs(n.Attrs, n.Cond, n.Body)
-	case *AssignStmt:
-		w.nodes(n.LHS, n.RHS)
 	case *DeclStmt:
 		w.node(n.Decl)
 	case *CallStmt:
 		w.node(n.Call)
+	case *AssignStmt:
+		w.nodes(n.LHS, n.RHS)
 	case *ConstAssertStmt:
 		w.node(n.Assert)
 	}
