@@ -86,18 +86,18 @@ func (a *analysis) checkDependencies(res *resolution) error {
 // eachIdent calls f on every identifier of x, in source order: names,
 // type names and template arguments, not member names.
 func eachIdent(x Expr, f func(*Ident)) {
-	walk(identVisitor(f), x)
+	walk(visitor{enter: identVisitor(f).enter}, x)
 }
 
 // attrIdents calls f on the identifiers of the attributes' arguments, but
 // for those of @builtin, @interpolate and @diagnostic, which name no
 // declarations.
 func attrIdents(as []*Attribute, f func(*Ident)) {
-	walkList(identVisitor(f), as)
+	walkList(visitor{enter: identVisitor(f).enter}, as)
 }
 
-// identVisitor is the [visitor] of eachIdent and attrIdents: it calls
-// itself on each identifier, and skips the arguments that name no
+// identVisitor is the [visitor] of eachIdent and attrIdents: its enter
+// calls it on each identifier, and skips the arguments that name no
 // declarations.
 type identVisitor func(*Ident)
 
@@ -110,8 +110,6 @@ func (f identVisitor) enter(n Node) bool {
 	}
 	return true
 }
-
-func (identVisitor) leave(Node) {}
 
 // depFrame is one step of the dependency walk.
 type depFrame struct{ n, next int }

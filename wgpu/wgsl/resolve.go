@@ -57,8 +57,11 @@ func (w *scopeWalker) fn(d *FuncDecl) {
 	clear(w.active)
 	w.names = w.names[:0]
 	w.marks = w.marks[:0]
-	walk(w, d)
+	walk(w.visitor(), d)
 }
+
+// visitor returns w as the visitor of walk.
+func (w *scopeWalker) visitor() visitor { return visitor{w.enter, w.leave} }
 
 // enter resolves an identifier that is not a local, skips the arguments of
 // the attributes that name no declarations, declares a local after its
@@ -73,7 +76,7 @@ func (w *scopeWalker) enter(n Node) bool {
 			w.reference(n)
 		}
 	case *VarDecl:
-		walker{w}.attrs(n.Attrs, n.Type, n.Init)
+		walker{w.visitor()}.attrs(n.Attrs, n.Type, n.Init)
 		w.declare(n.Name)
 		return false
 	case *BlockStmt, *LoopStmt, *ContinuingStmt, *ForStmt:

@@ -6,24 +6,21 @@ package wgsl
 // f may change the fields of the node it is given (replace a child), and
 // the walk goes on into the new children.
 func Inspect(node Node, f func(Node) bool) {
-	walk(inspectFunc(f), node)
+	walk(visitor{enter: f}, node)
 }
 
 // visitor is what walk calls on the nodes of a tree: enter before a node's
-// children, which are walked only when it returns true, and then leave
-// after them. Inspect's visitor is its function; the package's own passes
-// (the scopes of resolve, the identifiers of eachIdent) are visitors too,
-// so that the one walk below spells out the children of each kind of node.
-type visitor interface {
-	enter(Node) bool
-	leave(Node)
+// children, which are walked only when it returns true, and then leave,
+// when there is one, after them. Inspect's visitor is its function; the
+// package's own passes (the scopes of resolve, the identifiers of
+// eachIdent) are visitors too, so that the one walk below spells out the
+// children of each kind of node. (Two funcs rather than an interface: a
+// func that is only called does not escape, so Inspect's callers' closures
+// stay on their stacks.)
+type visitor struct {
+	enter func(Node) bool
+	leave func(Node)
 }
-
-// inspectFunc is the visitor of Inspect: f, with nothing to do on leaving.
-type inspectFunc func(Node) bool
-
-func (f inspectFunc) enter(n Node) bool { return f(n) }
-func (inspectFunc) leave(Node)          {}
 
 // walk visits node and, when v enters it, its children in source order. A
 // nil node (a nil interface: an absent expression or statement) is no
@@ -38,7 +35,9 @@ func walk(v visitor, node Node) {
 	} else if !w.decl(node) {
 		w.stmt(node) // or a leaf: *DirectiveDecl, *Literal, *EmptyStmt, *BranchStmt
 	}
-	v.leave(node)
+	if v.leave != nil {
+		v.leave(node)
+	}
 }
 
 // walkList walks each node of ns.
