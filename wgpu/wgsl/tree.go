@@ -282,20 +282,18 @@ func (p *treeParser) attributes() []*Attribute {
 // trailing comma, up to (not consuming) the punctuation end.
 func (p *treeParser) exprList(end string) []Expr {
 	var xs []Expr
-	p.commaList(end, func() { xs = append(xs, p.expr()) })
+	for more := !p.is(end); more; more = p.listNext(end) {
+		xs = append(xs, p.expr())
+	}
 	return xs
 }
 
-// commaList calls item to read each element of a list separated by commas,
-// with an optional trailing comma, up to (not consuming) the punctuation
-// end.
-func (p *treeParser) commaList(end string, item func()) {
-	for !p.is(end) {
-		item()
-		if !p.accept(",") {
-			break
-		}
-	}
+// listNext reads the comma after an element of a list separated by
+// commas, with an optional trailing comma, that ends at (before) the
+// punctuation end, and reports whether another element follows. A list is
+// read as: for more := !p.is(end); more; more = p.listNext(end) {...}.
+func (p *treeParser) listNext(end string) bool {
+	return p.accept(",") && !p.is(end)
 }
 
 // typedName reads attributes, a name and ": type": a struct member, or a
@@ -313,10 +311,10 @@ func (p *treeParser) structDecl(at int) *StructDecl {
 	d := &StructDecl{At: at}
 	d.Name, d.NamePos = p.ident("the struct's name")
 	d.Lbrace = p.expect("{")
-	p.commaList("}", func() {
+	for more := !p.is("}"); more; more = p.listNext("}") {
 		m := p.typedName("a member name")
 		d.Members = append(d.Members, &m)
-	})
+	}
 	p.expect("}")
 	return d
 }
@@ -352,10 +350,10 @@ func (p *treeParser) funcDecl(attrs []*Attribute) *FuncDecl {
 	d := &FuncDecl{Attrs: attrs, At: p.expect("fn")}
 	d.Name, d.NamePos = p.ident("the function's name")
 	p.expect("(")
-	p.commaList(")", func() {
+	for more := !p.is(")"); more; more = p.listNext(")") {
 		prm := Param(p.typedName("a parameter name"))
 		d.Params = append(d.Params, &prm)
-	})
+	}
 	p.expect(")")
 	if p.accept("->") {
 		d.ResultAttrs = p.attributes()
