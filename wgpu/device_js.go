@@ -343,19 +343,6 @@ func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() erro
 	return 0, newError("TimeStream", ErrorTypeUnsupported, "the js build has no timestamp queries (Device.HasTimestamps is false)")
 }
 
-// enter read-locks the device for op; see the desktop build's.
-func (d *Device) enter(op string) (leave func(), err error) {
-	if d.closed.Load() {
-		return nil, closedError(op)
-	}
-	d.life.RLock()
-	if d.closed.Load() {
-		d.life.RUnlock()
-		return nil, closedError(op)
-	}
-	return d.leave, nil
-}
-
 // Close discards every stream's unsubmitted launches, destroys the
 // device's buffers and the device, and releases the callbacks it made.
 // It waits for calls in progress, and, from a goroutine, for compiles in

@@ -209,15 +209,7 @@ func (s *stream) discardLocked() {
 // clearUsedLocked forgets the batch: the bind groups it used and its
 // records.
 func (s *stream) clearUsedLocked() {
-	for bg := range s.used {
-		for _, b := range bg.buffers {
-			b.mu.Lock()
-			delete(b.users, s)
-			b.mu.Unlock()
-		}
-		delete(s.used, bg)
-	}
-	s.forgetUsedLocked()
+	s.dropUsedLocked()
 	for _, r := range s.batch {
 		if r.g != nil {
 			r.g.pendingOn.CompareAndSwap(s, nil)
