@@ -51,7 +51,7 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup,
 	args := make([]any, 0, 1+2*key.n)
 	args = append(args, key.g.bgl)
 	for i := range key.n {
-		args = append(args, key.g.binds[i].Index, bufs[i].ref)
+		args = append(args, key.g.binds[i].Index, bufs[i].buf)
 	}
 	var ref int
 	var err error
