@@ -24,20 +24,20 @@ type graphDriver struct {
 // made if need be, and returns where they start; a failed one appends
 // nothing.
 func (r *GraphRecorder) recordGroups(op string, p *pipeline, bufs []*Buffer) (first int, err error) {
-	first = len(r.bgs)
+	first = len(r.rec.bgs)
 	for gi := range p.groups {
 		g := &p.groups[gi]
 		if g.lo == g.hi {
-			r.bgs = append(r.bgs, g.empty.ref)
+			r.rec.bgs = append(r.rec.bgs, g.empty.ref)
 			continue
 		}
 		gb := bufs[g.lo:g.hi]
 		bg, err := r.d.bindGroupFor(op, keyOf(g, gb), gb)
 		if err != nil {
-			r.bgs = r.bgs[:first]
+			r.rec.bgs = r.rec.bgs[:first]
 			return 0, err
 		}
-		r.bgs = append(r.bgs, bg.bg.ref)
+		r.rec.bgs = append(r.rec.bgs, bg.bg.ref)
 	}
 	return first, nil
 }
@@ -46,7 +46,7 @@ func (r *GraphRecorder) recordGroups(op string, p *pipeline, bufs []*Buffer) (fi
 // first. The pipeline handle is filled in by Finish, once the driver half
 // of p's compile (which may still run on a compile worker) is done.
 func (r *GraphRecorder) recordDispatch(first int, p *pipeline, workgroups [3]uint32) {
-	r.native = append(r.native, nativeLaunch{firstGroup: uint32(first), groups: uint32(len(p.groups)),
+	r.rec.native = append(r.rec.native, nativeLaunch{firstGroup: uint32(first), groups: uint32(len(p.groups)),
 		x: workgroups[0], y: workgroups[1], z: workgroups[2]})
 }
 
@@ -61,7 +61,7 @@ func (r *GraphRecorder) waitPipelines(string) error {
 		if p.err != nil {
 			return p.err
 		}
-		r.native[i].pipeline = p.pipe.ref
+		r.rec.native[i].pipeline = p.pipe.ref
 	}
 	return nil
 }
@@ -77,10 +77,10 @@ func (s *stream) replayLocked(op string, g *Graph) error {
 	if err := s.openPassLocked(op); err != nil {
 		return err
 	}
-	recordPass(s.pass, g.native, g.bgs)
+	recordPass(s.pass, g.drv.native, g.drv.bgs)
 	s.batch = append(s.batch, launchRec{seq: s.seq + 1, g: g})
-	s.seq += uint64(len(g.native))
-	s.launches += len(g.native)
+	s.seq += uint64(len(g.drv.native))
+	s.launches += len(g.drv.native)
 	g.pendingOn.Store(s)
 	if s.launches >= s.d.maxBatch {
 		return s.flushLocked(op)
@@ -89,8 +89,8 @@ func (s *stream) replayLocked(op string, g *Graph) error {
 }
 
 // setDriver hands the recorder's launches to g. Called inside d.enter.
-func (g *Graph) setDriver(_ string, r *recorderDriver) error {
-	g.native, g.bgs = r.native, r.bgs
+func (g *Graph) setDriver(_ string, r *GraphRecorder) error {
+	g.drv = graphDriver{native: r.rec.native, bgs: r.rec.bgs}
 	return nil
 }
 

@@ -51,7 +51,7 @@ type GraphRecorder struct {
 	index    map[*Buffer]int // buffers' indexes
 	finished bool
 
-	recorderDriver // the build's own: what it records for its driver
+	rec recorderDriver // the build's own: what it records for its driver
 }
 
 var _ gpu.GraphRecorder = (*GraphRecorder)(nil)
@@ -167,7 +167,7 @@ func (r *GraphRecorder) finishGraph() (*Graph, error) {
 	if err := g.checkBuffers(op); err != nil {
 		return nil, err
 	}
-	if err := g.setDriver(op, &r.recorderDriver); err != nil {
+	if err := g.setDriver(op, r); err != nil {
 		return nil, err
 	}
 	// Registered under d.life's read lock: a buffer's Release (write lock)
@@ -180,7 +180,7 @@ func (r *GraphRecorder) finishGraph() (*Graph, error) {
 	}
 	g.epoch.Store(e + 1)
 	r.launches, r.buffers, r.index = nil, nil, nil
-	r.recorderDriver = recorderDriver{}
+	r.rec = recorderDriver{}
 	return g, nil
 }
 
@@ -215,7 +215,7 @@ type Graph struct {
 	released  atomic.Bool
 	pendingOn atomic.Pointer[stream] // the stream whose unsubmitted batch holds a replay of g, if any
 
-	graphDriver // the build's own: what a replay records
+	drv graphDriver // the build's own: what a replay records
 }
 
 var _ gpu.Graph = (*Graph)(nil)

@@ -26,21 +26,21 @@ type graphDriver struct {
 // groups with bufs bound, made if need be, and returns where the command
 // starts; a failed one appends nothing.
 func (r *GraphRecorder) recordGroups(op string, p *pipeline, bufs []*Buffer) (first int, err error) {
-	first = len(r.cmds)
-	r.cmds = append(r.cmds, cmdLaunch, 0, uint32(len(p.groups)))
+	first = len(r.rec.cmds)
+	r.rec.cmds = append(r.rec.cmds, cmdLaunch, 0, uint32(len(p.groups)))
 	for gi := range p.groups {
 		g := &p.groups[gi]
 		if g.lo == g.hi {
-			r.cmds = append(r.cmds, uint32(g.empty))
+			r.rec.cmds = append(r.rec.cmds, uint32(g.empty))
 			continue
 		}
 		gb := bufs[g.lo:g.hi]
 		bg, err := r.d.bindGroupFor(op, keyOf(g, gb), gb)
 		if err != nil {
-			r.cmds = r.cmds[:first]
+			r.rec.cmds = r.rec.cmds[:first]
 			return 0, err
 		}
-		r.cmds = append(r.cmds, uint32(bg.ref))
+		r.rec.cmds = append(r.rec.cmds, uint32(bg.ref))
 	}
 	return first, nil
 }
@@ -49,8 +49,8 @@ func (r *GraphRecorder) recordGroups(op string, p *pipeline, bufs []*Buffer) (fi
 // counts; its pipeline slot is filled in by Finish, once the browser's
 // compile is done.
 func (r *GraphRecorder) recordDispatch(first int, _ *pipeline, workgroups [3]uint32) {
-	r.cmds = append(r.cmds, workgroups[0], workgroups[1], workgroups[2])
-	r.pipeAt = append(r.pipeAt, first+1)
+	r.rec.cmds = append(r.rec.cmds, workgroups[0], workgroups[1], workgroups[2])
+	r.rec.pipeAt = append(r.rec.pipeAt, first+1)
 }
 
 // waitPipelines waits for the browser's compile of every launch's pipeline
@@ -70,23 +70,23 @@ func (r *GraphRecorder) waitPipelines(op string) error {
 		if l.p.err != nil {
 			return l.p.err
 		}
-		r.cmds[r.pipeAt[i]] = uint32(l.p.pipe)
+		r.rec.cmds[r.rec.pipeAt[i]] = uint32(l.p.pipe)
 	}
 	return nil
 }
 
 // setDriver hands the recorder's commands to the page, which keeps them
 // as g's. Called inside d.enter.
-func (g *Graph) setDriver(op string, r *recorderDriver) (err error) {
-	if len(r.cmds) == 0 {
+func (g *Graph) setDriver(op string, r *GraphRecorder) (err error) {
+	if len(r.rec.cmds) == 0 {
 		return nil
 	}
 	d := g.d
-	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(r.cmds))), 4*len(r.cmds))
+	raw := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(r.rec.cmds))), 4*len(r.rec.cmds))
 	d.jsMu.Lock()
 	catchJS(op, &err, func() {
 		d.rt.load(raw)
-		g.ref = d.rt.graph.Invoke(len(r.cmds)).Int()
+		g.drv.ref = d.rt.graph.Invoke(len(r.rec.cmds)).Int()
 	})
 	d.jsMu.Unlock()
 	return err
@@ -94,8 +94,8 @@ func (g *Graph) setDriver(op string, r *recorderDriver) (err error) {
 
 // releaseDriver drops g's commands from the JS table.
 func (g *Graph) releaseDriver() {
-	if g.ref != 0 {
-		g.d.rt.del.Invoke(g.ref)
+	if g.drv.ref != 0 {
+		g.d.rt.del.Invoke(g.drv.ref)
 	}
 }
 
@@ -106,7 +106,7 @@ func (s *stream) replayLocked(op string, g *Graph) error {
 		return newError(op, ErrorTypeInvalidArgument, "graph %d is released", g.id)
 	}
 	n := len(g.launches)
-	s.cmds = append(s.cmds, cmdReplay, uint32(g.ref))
+	s.cmds = append(s.cmds, cmdReplay, uint32(g.drv.ref))
 	s.seq += uint64(n)
 	s.launches += n
 	if g.pendingOn.Swap(s) != s {

@@ -171,8 +171,8 @@ func (s *stream) flattenLocked() flatBatch {
 			add(s.native[r.ni], s.bgs, gpu.FailedLaunch{Seq: r.seq, Kernel: r.p.name})
 			continue
 		}
-		for i, nl := range r.g.native {
-			add(nl, r.g.bgs, gpu.FailedLaunch{Seq: r.seq + uint64(i), Kernel: r.g.launches[i].p.name, Graph: r.g.id, Index: i})
+		for i, nl := range r.g.drv.native {
+			add(nl, r.g.drv.bgs, gpu.FailedLaunch{Seq: r.seq + uint64(i), Kernel: r.g.launches[i].p.name, Graph: r.g.id, Index: i})
 		}
 	}
 	return f
