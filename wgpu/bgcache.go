@@ -96,6 +96,21 @@ func (s *stream) forgetUsedLocked() {
 	}
 }
 
+// dropUsedLocked empties the batch's used set: its bind groups' buffers
+// no longer name the stream as a user, and the recent slots forget their
+// used marks.
+func (s *stream) dropUsedLocked() {
+	for bg := range s.used {
+		for _, b := range bg.buffers {
+			b.mu.Lock()
+			delete(b.users, s)
+			b.mu.Unlock()
+		}
+		delete(s.used, bg)
+	}
+	s.forgetUsedLocked()
+}
+
 // useLocked marks bg's buffers as used by the stream's batch, so that an
 // upload, read-back or release of one of them flushes the stream first.
 func (s *stream) useLocked(bg *bindGroup) {

@@ -228,28 +228,6 @@ func (d *Device) Limits() Limits { return d.limits }
 // device. With TimeStream it implements [gpu.GPUTimer].
 func (d *Device) HasTimestamps() bool { return d.hasTS }
 
-// enter read-locks the device for op, the one way into a call that
-// touches wgpu objects:
-//
-//	leave, err := d.enter(op)
-//	if err != nil {
-//		return err
-//	}
-//	defer leave()
-//
-// It returns an error matching [ErrClosed] once Close has begun.
-func (d *Device) enter(op string) (leave func(), err error) {
-	if d.closed.Load() {
-		return nil, closedError(op)
-	}
-	d.life.RLock()
-	if d.closed.Load() {
-		d.life.RUnlock()
-		return nil, closedError(op)
-	}
-	return d.leave, nil
-}
-
 // Close discards every stream's unsubmitted launches, waits for submitted
 // work, and releases every wgpu object of the device: pipelines, layouts,
 // bind groups, buffers, the queue, the device, the adapter and the

@@ -60,7 +60,7 @@ type Device struct {
 	jsMu sync.Mutex // a leaf: a pair of calls sharing rt's command bytes (load, then use)
 
 	pipelines *xsync.MapOf[[32]byte, *pipeline]
-	byKernel  *xsync.MapOf[*gpu.Kernel, *pipeline]
+	byKernel  *xsync.MapOf[*gpu.Kernel, *kernelEntry]
 	recent    [kernelSlots]atomic.Pointer[kernelEntry] // by kernelSlot: the launch path's one load
 	// lastStream is the stream the last launch locked, so that a loop on
 	// one stream skips the map (lockStream checks it is not closed).
@@ -158,7 +158,7 @@ func Open(opts Options) (*Device, error) {
 		dev:        dv,
 		rt:         newRuntime(dv),
 		pipelines:  xsync.NewMapOf[[32]byte, *pipeline](),
-		byKernel:   xsync.NewMapOf[*gpu.Kernel, *pipeline](),
+		byKernel:   xsync.NewMapOf[*gpu.Kernel, *kernelEntry](),
 		streams:    xsync.NewMapOf[gpu.StreamID, *stream](),
 		bindGroups: map[bgKey]*bindGroup{},
 		buffers:    map[*Buffer]struct{}{},
@@ -341,19 +341,6 @@ func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() erro
 		return 0, closedError("TimeStream")
 	}
 	return 0, newError("TimeStream", ErrorTypeUnsupported, "the js build has no timestamp queries (Device.HasTimestamps is false)")
-}
-
-// enter read-locks the device for op; see the desktop build's.
-func (d *Device) enter(op string) (leave func(), err error) {
-	if d.closed.Load() {
-		return nil, closedError(op)
-	}
-	d.life.RLock()
-	if d.closed.Load() {
-		d.life.RUnlock()
-		return nil, closedError(op)
-	}
-	return d.leave, nil
 }
 
 // Close discards every stream's unsubmitted launches, destroys the

@@ -6,17 +6,15 @@ import (
 	"context"
 	"errors"
 	"runtime"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
 )
 
-// pipeline is one kernel compiled on one device: the compute pipeline and
-// the explicit layouts it was built with (implicit "auto" layouts leak one
+// A pipeline (kernel_common.go) is one kernel compiled on one device: the
+// compute pipeline and the explicit layouts it was built with (implicit "auto" layouts leak one
 // bind group layout per pipeline in wgpu-native 0.17).
 //
 // A compile builds it in two halves: the front half checks and lowers the
@@ -26,43 +24,21 @@ import (
 // at once; [Device.CompileAsync] (a capture, a discarded launch under
 // CompileAndAutotune) hands the pipeline out after the front half and
 // leaves the driver half to the device's compile workers.
-type pipeline struct {
-	front chan struct{} // closed when the front half finished, either way
-	done  chan struct{} // closed when the compile finished, either way
-	ok    atomic.Bool   // set when the compile succeeded, before done closes
-	err   error         // written once, before done closes
+//
+// The desktop build's handles and what its driver half compiles:
+type (
+	pipeHandle = nComputePipeline
+	bglHandle  = nBindGroupLayout
+	bgHandle   = nBindGroup
+)
 
-	// frontErr is the front half's error, written once before front
-	// closes; when it is set, err is too and done closes with front.
-	frontErr error
-
-	name     string           // written once: the kernel's String()
-	bindings []Binding        // written once, before front closes: the entry point's, in (group, binding) order
-	groups   []pipeGroup      // written once, before front closes: one per group index below the highest used
-	layout   nPipelineLayout  // written once, before done closes
-	pipe     nComputePipeline // written once, before done closes
-
-	entry   string // written before front closes: the entry point's name in the lowered source
-	lowered string // written before front closes, emptied by the driver half: the source the driver compiles
+// pipelineDriver is the part of a pipeline only the desktop build has.
+type pipelineDriver struct {
+	layout  nPipelineLayout // written once, before done closes
+	lowered string          // written before front closes, emptied by the driver half: the source the driver compiles
 	// annotate adds the user's position to a message about lowered;
 	// written and emptied with it.
 	annotate func(string) string
-}
-
-// pipeGroup is one bind group index of a pipeline's layout.
-type pipeGroup struct {
-	lo, hi int       // bindings[lo:hi] are the group's; lo == hi for a group the entry point does not use
-	binds  []Binding // bindings[lo:hi]
-	name   string    // the pipeline's name, for the driver's labels and errors
-	bgl    nBindGroupLayout
-	// empty is the one bind group of a group without bindings, made with
-	// the pipeline (WebGPU wants a bind group at every index of the
-	// layout); zero for the others, whose bind groups are cached by buffers.
-	empty nBindGroup
-}
-
-func newPipeline(k *gpu.Kernel) *pipeline {
-	return &pipeline{front: make(chan struct{}), done: make(chan struct{}), name: label(k.String())}
 }
 
 func (p *pipeline) release() {
@@ -95,40 +71,6 @@ func (p *pipeline) releaseFront() {
 			g.bgl = nBindGroupLayout{}
 		}
 	}
-}
-
-var _ gpu.AsyncCompiler = (*Device)(nil)
-
-// Compile compiles k now, or returns at once when it is already compiled.
-// Concurrent calls for the same kernel (by [gpu.Kernel.Key]) compile it
-// once; the others wait for that compile or for ctx. A failed compile is not
-// cached: the error goes to the callers that waited for it, and a later call
-// compiles again. Errors are [*Error]s with the driver's message (naga's
-// diagnostic for invalid WGSL), or ctx.Err().
-func (d *Device) Compile(ctx context.Context, k *gpu.Kernel) error {
-	if k == nil {
-		return newError("Compile", ErrorTypeInvalidArgument, "nil kernel")
-	}
-	_, err := d.pipelineFor(ctx, k)
-	return err
-}
-
-// CompileAsync compiles k as [Device.Compile] does, but returns once k's
-// source is checked and lowered, with the errors of those checks (every
-// error of Compile but the driver's refusal of the lowered source, or a
-// Close meanwhile), and leaves the rest of the compile — the driver's, the
-// larger part — running on the device's compile workers
-// ([Options].CompileWorkers). [Device.Compiled] reports k compiled once that
-// finished; Compile, Precompile or a launch of k waits for it and returns
-// its error. It implements [gpu.AsyncCompiler]: under CompileAndAutotune
-// package client compiles a discarded launch's kernel this way, and waits
-// for the driver at the next Sync.
-func (d *Device) CompileAsync(ctx context.Context, k *gpu.Kernel) error {
-	if k == nil {
-		return newError("Compile", ErrorTypeInvalidArgument, "nil kernel")
-	}
-	_, err := d.frontFor(ctx, k)
-	return err
 }
 
 // Compiled reports whether k is compiled on this device (false for nil). It never blocks on
@@ -291,74 +233,10 @@ func (d *Device) frontFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error)
 			return np, nil
 		}
 	}
-	select {
-	case <-p.front:
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-	if p.frontErr != nil {
-		return nil, p.frontErr
+	if err := p.awaitFront(ctx); err != nil {
+		return nil, err
 	}
 	return p, nil
-}
-
-// kernelEntry is one entry of a device's index by kernel pointer: a kernel
-// and its compiled pipeline (p.ok set) on the device. It is immutable.
-type kernelEntry struct {
-	k *gpu.Kernel
-	p *pipeline
-}
-
-// The index by kernel pointer: a map from each kernel found on the device to
-// its entry (Device.byKernel), in front of it a direct-mapped cache of the
-// entries found last (Device.recent, slot by kernelSlot). A launch of a
-// kernel in the cache costs one atomic load, as long as a loop keeps its
-// kernels few and their slots apart; a slot's other kernels cost a lookup
-// in the map, which takes the slot over. The cache by content key
-// (Device.pipelines) stays the truth: the index only saves hashing the key.
-const (
-	kernelSlotBits = 8
-	kernelSlots    = 1 << kernelSlotBits
-
-	// kernelIndexMin is how many entries the map may hold before
-	// indexKernel empties it (see there).
-	kernelIndexMin = 1024
-)
-
-// kernelSlot returns k's slot in Device.recent: Fibonacci hashing of k's
-// address (the garbage collector does not move heap objects, and a slot
-// holds its kernel, so the address stays k's).
-func kernelSlot(k *gpu.Kernel) uint {
-	return uint(uint64(uintptr(unsafe.Pointer(k))) * 0x9E3779B97F4A7C15 >> (64 - kernelSlotBits))
-}
-
-// kernelPipeline returns k's compiled pipeline if this very *gpu.Kernel was
-// found on d before (see indexKernel), or nil. It never allocates. The
-// caller checks d.closed.
-func (d *Device) kernelPipeline(k *gpu.Kernel) *pipeline {
-	slot := &d.recent[kernelSlot(k)]
-	if e := slot.Load(); e != nil && e.k == k {
-		return e.p
-	}
-	if e, ok := d.byKernel.Load(k); ok {
-		slot.Store(e)
-		return e.p
-	}
-	return nil
-}
-
-// indexKernel records p, compiled, as k's pipeline in the index by kernel
-// pointer. The map keeps its kernels reachable, so it is bounded: once it
-// holds kernelIndexMin entries and twice as many as there are pipelines (a
-// program that makes its kernels anew, WithConstants per step say), it is
-// emptied and refills from the launches that follow.
-func (d *Device) indexKernel(k *gpu.Kernel, p *pipeline) {
-	if n := d.byKernel.Size(); n >= kernelIndexMin && n >= 2*d.pipelines.Size() {
-		d.byKernel.Clear()
-	}
-	e := &kernelEntry{k: k, p: p}
-	d.byKernel.Store(k, e)
-	d.recent[kernelSlot(k)].Store(e)
 }
 
 // build compiles k into p, both halves in one go, and publishes the
@@ -491,15 +369,6 @@ func (d *Device) compileTime() time.Duration {
 	return t
 }
 
-// withKernel names k in a compile's error.
-func withKernel(k *gpu.Kernel, err error) error {
-	if e, ok := err.(*Error); ok {
-		e.Op = "Compile"
-		e.Message = k.String() + ": " + e.Message
-	}
-	return err
-}
-
 // buildFrontLocked checks and lowers k and makes p's bind group layouts.
 func (d *Device) buildFrontLocked(p *pipeline, k *gpu.Kernel) error {
 	d.compiles.Add(1)
@@ -556,29 +425,12 @@ func driverRefused(err error, annotate func(string) string) error {
 // the highest group its bindings use, and a bind group for each index no
 // binding uses.
 func (d *Device) buildGroups(p *pipeline, name string) error {
-	n := 0
-	if len(p.bindings) > 0 {
-		n = int(p.bindings[len(p.bindings)-1].Group) + 1
-	}
-	p.groups = make([]pipeGroup, n)
-	at := 0
+	p.splitGroups()
 	for gi := range p.groups {
 		g := &p.groups[gi]
-		g.lo = at
-		for at < len(p.bindings) && p.bindings[at].Group == uint32(gi) {
-			at++
-		}
-		g.hi = at
-		g.binds, g.name = p.bindings[g.lo:g.hi], p.name
 		entries := make([]layoutEntry, 0, g.hi-g.lo)
-		for _, b := range p.bindings[g.lo:g.hi] {
-			// The layout's minimum size makes the driver check sizes when a
-			// bind group is made, at Launch, besides Launch's own check.
-			minBindingSize := b.MinSize
-			if d.skipChecks {
-				minBindingSize = 0 // tests: let a bad size reach the dispatch
-			}
-			entries = append(entries, layoutEntry{binding: b.Index, typ: b.Type, minSize: minBindingSize})
+		for _, b := range g.binds {
+			entries = append(entries, layoutEntry{binding: b.Index, typ: b.Type, minSize: d.layoutMinSize(b)})
 		}
 		var err error
 		if g.bgl, err = d.createBindGroupLayout("Compile", label(name), entries); err != nil {
@@ -593,12 +445,6 @@ func (d *Device) buildGroups(p *pipeline, name string) error {
 	return nil
 }
 
-// label is a kernel's name as a driver label: valid UTF-8 without NULs (the
-// driver panics on invalid UTF-8 and C would cut the name at a NUL).
-func label(name string) string {
-	return strings.ReplaceAll(strings.ToValidUTF8(name, "\uFFFD"), "\x00", "\uFFFD")
-}
-
 // pause backs off a polling loop: yields first, then sleeps up to 1ms.
 func pause(n int) {
 	if n < 4 {
@@ -607,18 +453,4 @@ func pause(n int) {
 	}
 	d := time.Duration(1<<min(n-4, 10)) * time.Microsecond
 	time.Sleep(d)
-}
-
-// CheckKernel checks k as [Device.Compile] does, with this device's limits,
-// without compiling it: see [CheckKernel] (the package function) for the
-// checks and the result. The result's Bindings are what [Device.Launch]
-// binds, in order.
-func (d *Device) CheckKernel(ctx context.Context, k *gpu.Kernel) (*KernelInfo, error) {
-	if k == nil {
-		return nil, newError("Check", ErrorTypeInvalidArgument, "nil kernel")
-	}
-	if d.closed.Load() {
-		return nil, closedError("Check")
-	}
-	return checkKernel(ctx, "Check", k.Source(), k.Entry(), k.Constants(), d.limits)
 }

@@ -68,20 +68,6 @@ func (d *Device) checkLaunch(op string, k *gpu.Kernel, workgroups [3]uint32, bin
 	return d.checkBindings(op, p, workgroups, bindings, bufs)
 }
 
-// checkLaunchFront is checkLaunch for a graph recorder: it needs only the
-// front half of k's compile (its bindings and bind group layouts), and
-// leaves the driver half running.
-func (d *Device) checkLaunchFront(op string, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, bufs []*Buffer) (*pipeline, []*Buffer, error) {
-	if k == nil {
-		return nil, nil, newError(op, ErrorTypeInvalidArgument, "nil kernel")
-	}
-	p, err := d.frontFor(context.Background(), k)
-	if err != nil {
-		return nil, nil, err
-	}
-	return d.checkBindings(op, p, workgroups, bindings, bufs)
-}
-
 // record records a checked launch on stream id. It is apart from Launch so
 // that its two defers are open-coded (a function with as many returns as
 // Launch pays for its defers at run time).

@@ -3,6 +3,7 @@
 package wgpu
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/streamgate/streamgate/gpu"
@@ -86,4 +87,18 @@ func (bd Binding) accepts(b *Buffer) error {
 		}
 	}
 	return nil
+}
+
+// checkLaunchFront is checkLaunch for a graph recorder: it needs only the
+// front half of k's compile (its bindings and bind group layouts), and
+// leaves the driver half running.
+func (d *Device) checkLaunchFront(op string, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, bufs []*Buffer) (*pipeline, []*Buffer, error) {
+	if k == nil {
+		return nil, nil, newError(op, ErrorTypeInvalidArgument, "nil kernel")
+	}
+	p, err := d.frontFor(context.Background(), k)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.checkBindings(op, p, workgroups, bindings, bufs)
 }

@@ -325,14 +325,32 @@ func freeStr(p *C.char) {
 // scopes caught as an *Error of op; on error the handle is zero and
 // nothing is left to release. They are called inside d.enter.
 
+// scoped runs create, a shim that creates an object inside the scopes it
+// is handed, with the device's scope mutex held, and returns the handle
+// and what the scopes caught as an *Error of op.
+func (d *Device) scoped(op string, create func(s *C.sgScope) C.uintptr_t) (uintptr, error) {
+	var s C.sgScope
+	d.scopeMu.Lock()
+	ref := create(&s)
+	d.scopeMu.Unlock()
+	return uintptr(ref), scopeErr(op, &s)
+}
+
+// firstOf returns &s[0], or nil for an empty s: the array a shim reads.
+func firstOf[T any](s []T) *T {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
+}
+
 func (d *Device) createBuffer(op, label string, size uint64, usage BufferUsage) (nBuffer, error) {
 	cl := cstr(label)
 	defer freeStr(cl)
-	var s C.sgScope
-	d.scopeMu.Lock()
-	ref := C.sg_create_buffer(cu(d.dev.ref), cl, C.uint64_t(size), C.uint32_t(usage), &s)
-	d.scopeMu.Unlock()
-	return nBuffer{uintptr(ref)}, scopeErr(op, &s)
+	ref, err := d.scoped(op, func(s *C.sgScope) C.uintptr_t {
+		return C.sg_create_buffer(cu(d.dev.ref), cl, C.uint64_t(size), C.uint32_t(usage), s)
+	})
+	return nBuffer{ref}, err
 }
 
 func (d *Device) createShaderModule(op, label, code string) (nShaderModule, error) {
@@ -343,11 +361,8 @@ func (d *Device) createShaderModule(op, label, code string) (nShaderModule, erro
 		func(ref uintptr) { C.sg_shader_module_release(C.uintptr_t(ref)) }); ok {
 		return nShaderModule{ref}, nil
 	}
-	var s C.sgScope
-	d.scopeMu.Lock()
-	ref := C.sg_create_shader_module(cu(d.dev.ref), cl, cc, &s)
-	d.scopeMu.Unlock()
-	return nShaderModule{uintptr(ref)}, scopeErr(op, &s)
+	ref, err := d.scoped(op, func(s *C.sgScope) C.uintptr_t { return C.sg_create_shader_module(cu(d.dev.ref), cl, cc, s) })
+	return nShaderModule{ref}, err
 }
 
 // scopeEpoch is a run of overlapping sharedScope calls: from the first to
@@ -430,17 +445,12 @@ func (d *Device) createBindGroupLayout(op, label string, es []layoutEntry) (nBin
 		}
 		ces[i] = C.sgLayoutEntry{binding: C.uint32_t(e.binding), _type: C.uint32_t(t), minSize: C.uint64_t(e.minSize)}
 	}
-	var p *C.sgLayoutEntry
-	if len(ces) > 0 {
-		p = &ces[0]
-	}
 	cl := cstr(label)
 	defer freeStr(cl)
-	var s C.sgScope
-	d.scopeMu.Lock()
-	ref := C.sg_create_bind_group_layout(cu(d.dev.ref), cl, p, C.size_t(len(ces)), &s)
-	d.scopeMu.Unlock()
-	return nBindGroupLayout{uintptr(ref)}, scopeErr(op, &s)
+	ref, err := d.scoped(op, func(s *C.sgScope) C.uintptr_t {
+		return C.sg_create_bind_group_layout(cu(d.dev.ref), cl, firstOf(ces), C.size_t(len(ces)), s)
+	})
+	return nBindGroupLayout{ref}, err
 }
 
 func (d *Device) createPipelineLayout(op, label string, bgls []nBindGroupLayout) (nPipelineLayout, error) {
@@ -448,17 +458,12 @@ func (d *Device) createPipelineLayout(op, label string, bgls []nBindGroupLayout)
 	for i, l := range bgls {
 		refs[i] = cu(l.ref)
 	}
-	var p *C.uintptr_t
-	if len(refs) > 0 {
-		p = &refs[0]
-	}
 	cl := cstr(label)
 	defer freeStr(cl)
-	var s C.sgScope
-	d.scopeMu.Lock()
-	ref := C.sg_create_pipeline_layout(cu(d.dev.ref), cl, p, C.size_t(len(refs)), &s)
-	d.scopeMu.Unlock()
-	return nPipelineLayout{uintptr(ref)}, scopeErr(op, &s)
+	ref, err := d.scoped(op, func(s *C.sgScope) C.uintptr_t {
+		return C.sg_create_pipeline_layout(cu(d.dev.ref), cl, firstOf(refs), C.size_t(len(refs)), s)
+	})
+	return nPipelineLayout{ref}, err
 }
 
 func (d *Device) createComputePipeline(op, label string, layout nPipelineLayout, module nShaderModule, entry string) (nComputePipeline, error) {
@@ -470,11 +475,10 @@ func (d *Device) createComputePipeline(op, label string, layout nPipelineLayout,
 	}, func(ref uintptr) { C.sg_compute_pipeline_release(C.uintptr_t(ref)) }); ok {
 		return nComputePipeline{ref}, nil
 	}
-	var s C.sgScope
-	d.scopeMu.Lock()
-	ref := C.sg_create_compute_pipeline(cu(d.dev.ref), cl, cu(layout.ref), cu(module.ref), ce, &s)
-	d.scopeMu.Unlock()
-	return nComputePipeline{uintptr(ref)}, scopeErr(op, &s)
+	ref, err := d.scoped(op, func(s *C.sgScope) C.uintptr_t {
+		return C.sg_create_compute_pipeline(cu(d.dev.ref), cl, cu(layout.ref), cu(module.ref), ce, s)
+	})
+	return nComputePipeline{ref}, err
 }
 
 // bindEntry binds a whole buffer of size bytes at binding.
@@ -489,27 +493,19 @@ func (d *Device) createBindGroup(op, label string, layout nBindGroupLayout, es [
 	for i, e := range es {
 		ces[i] = C.sgBindEntry{buffer: cu(e.buf.ref), size: C.uint64_t(e.size), binding: C.uint32_t(e.binding)}
 	}
-	var p *C.sgBindEntry
-	if len(ces) > 0 {
-		p = &ces[0]
-	}
 	cl := cstr(label)
 	defer freeStr(cl)
-	var s C.sgScope
-	d.scopeMu.Lock()
-	ref := C.sg_create_bind_group(cu(d.dev.ref), cl, cu(layout.ref), p, C.size_t(len(ces)), &s)
-	d.scopeMu.Unlock()
-	return nBindGroup{uintptr(ref)}, scopeErr(op, &s)
+	ref, err := d.scoped(op, func(s *C.sgScope) C.uintptr_t {
+		return C.sg_create_bind_group(cu(d.dev.ref), cl, cu(layout.ref), firstOf(ces), C.size_t(len(ces)), s)
+	})
+	return nBindGroup{ref}, err
 }
 
 func (d *Device) createQuerySet(op, label string, count uint32) (nQuerySet, error) {
 	cl := cstr(label)
 	defer freeStr(cl)
-	var s C.sgScope
-	d.scopeMu.Lock()
-	ref := C.sg_create_query_set(cu(d.dev.ref), cl, C.uint32_t(count), &s)
-	d.scopeMu.Unlock()
-	return nQuerySet{uintptr(ref)}, scopeErr(op, &s)
+	ref, err := d.scoped(op, func(s *C.sgScope) C.uintptr_t { return C.sg_create_query_set(cu(d.dev.ref), cl, C.uint32_t(count), s) })
+	return nQuerySet{ref}, err
 }
 
 func (d *Device) createCommandEncoder(op string) (nEncoder, error) {

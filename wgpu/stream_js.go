@@ -8,7 +8,6 @@ import (
 	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/low/testhook"
 )
 
 // A stream of the js build: Launch appends to an integer command list
@@ -52,7 +51,7 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup,
 	args := make([]any, 0, 1+2*key.n)
 	args = append(args, key.g.bgl)
 	for i := range key.n {
-		args = append(args, key.g.binds[i].Index, bufs[i].ref)
+		args = append(args, key.g.binds[i].Index, bufs[i].buf)
 	}
 	var ref int
 	var err error
@@ -71,43 +70,6 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup,
 		}
 	}
 	return bg, nil
-}
-
-// stream returns the stream id's state, creating it on first use, or nil
-// when CloseStream retired id.
-func (d *Device) stream(id gpu.StreamID) *stream {
-	if s, ok := d.streams.Load(id); ok {
-		return s
-	}
-	d.retired.mu.Lock()
-	defer d.retired.mu.Unlock()
-	if d.retired.hasLocked(id) && !testhook.RecreateRetiredStreams.Load() {
-		return nil
-	}
-	s, _ := d.streams.LoadOrCompute(id, func() *stream {
-		return &stream{d: d, id: id, used: map[*bindGroup]struct{}{}}
-	})
-	return s
-}
-
-// lockStream returns the stream id's state, locked, or an error matching
-// ErrStreamClosed when CloseStream retired id.
-func (d *Device) lockStream(op string, id gpu.StreamID) (*stream, error) {
-	for {
-		s := d.lastStream.Load()
-		if s == nil || s.id != id {
-			if s = d.stream(id); s == nil {
-				return nil, streamClosedError(op, id)
-			}
-			d.lastStream.Store(s)
-		}
-		s.mu.Lock()
-		if !s.closed {
-			return s, nil
-		}
-		s.mu.Unlock()
-		d.lastStream.CompareAndSwap(s, nil)
-	}
 }
 
 // Launch records one dispatch of k on stream, with the checks and the
@@ -207,15 +169,7 @@ func (s *stream) flushLocked(op string) error {
 // clearLocked forgets the batch: its commands, the bind groups it used
 // and its replays.
 func (s *stream) clearLocked() {
-	for bg := range s.used {
-		for _, b := range bg.buffers {
-			b.mu.Lock()
-			delete(b.users, s)
-			b.mu.Unlock()
-		}
-		delete(s.used, bg)
-	}
-	s.forgetUsedLocked()
+	s.dropUsedLocked()
 	for _, g := range s.replays {
 		g.pendingOn.CompareAndSwap(s, nil)
 	}
@@ -223,72 +177,6 @@ func (s *stream) clearLocked() {
 	s.replays = s.replays[:0]
 	s.cmds = s.cmds[:0]
 	s.launches = 0
-}
-
-// CloseStream submits the stream's recorded launches, drops its state and
-// retires the id for good, as the desktop build's CloseStream does.
-func (d *Device) CloseStream(id gpu.StreamID) error {
-	const op = "CloseStream"
-	leave, err := d.enter(op)
-	if err != nil {
-		return err
-	}
-	defer leave()
-	for {
-		s, ok := d.streams.Load(id)
-		if !ok {
-			d.retired.mu.Lock()
-			_, made := d.streams.Load(id)
-			if !made {
-				d.retired.addLocked(id)
-			}
-			d.retired.mu.Unlock()
-			if !made {
-				return nil
-			}
-			continue
-		}
-		s.mu.Lock()
-		if s.closed {
-			s.mu.Unlock()
-			continue
-		}
-		err := s.flushLocked(op)
-		s.closed = true
-		s.recent = [recentBGs]recentBG{}
-		d.retired.mu.Lock()
-		d.retired.addLocked(s.id)
-		d.streams.Delete(s.id)
-		d.retired.mu.Unlock()
-		s.mu.Unlock()
-		return err
-	}
-}
-
-// isRetired reports whether CloseStream retired id.
-func (d *Device) isRetired(id gpu.StreamID) bool {
-	d.retired.mu.Lock()
-	defer d.retired.mu.Unlock()
-	return d.retired.hasLocked(id)
-}
-
-// Flush submits the stream's recorded launches without waiting. An error
-// is the browser's exception at encoding, or [ErrClosed]; the browser's
-// validation of the submitted work is reported by [Device.Sync].
-func (d *Device) Flush(id gpu.StreamID) error {
-	const op = "Flush"
-	leave, err := d.enter(op)
-	if err != nil {
-		return err
-	}
-	defer leave()
-	s, ok := d.streams.Load(id)
-	if !ok {
-		return nil
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.flushLocked(op)
 }
 
 // Sync flushes the stream and waits until the queue has done the work

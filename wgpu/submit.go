@@ -171,8 +171,8 @@ func (s *stream) flattenLocked() flatBatch {
 			add(s.native[r.ni], s.bgs, gpu.FailedLaunch{Seq: r.seq, Kernel: r.p.name})
 			continue
 		}
-		for i, nl := range r.g.native {
-			add(nl, r.g.bgs, gpu.FailedLaunch{Seq: r.seq + uint64(i), Kernel: r.g.launches[i].p.name, Graph: r.g.id, Index: i})
+		for i, nl := range r.g.drv.native {
+			add(nl, r.g.drv.bgs, gpu.FailedLaunch{Seq: r.seq + uint64(i), Kernel: r.g.launches[i].p.name, Graph: r.g.id, Index: i})
 		}
 	}
 	return f
@@ -209,15 +209,7 @@ func (s *stream) discardLocked() {
 // clearUsedLocked forgets the batch: the bind groups it used and its
 // records.
 func (s *stream) clearUsedLocked() {
-	for bg := range s.used {
-		for _, b := range bg.buffers {
-			b.mu.Lock()
-			delete(b.users, s)
-			b.mu.Unlock()
-		}
-		delete(s.used, bg)
-	}
-	s.forgetUsedLocked()
+	s.dropUsedLocked()
 	for _, r := range s.batch {
 		if r.g != nil {
 			r.g.pendingOn.CompareAndSwap(s, nil)
