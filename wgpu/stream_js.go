@@ -4,7 +4,6 @@ package wgpu
 
 import (
 	"context"
-	"sync"
 	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
@@ -20,7 +19,7 @@ type stream struct {
 	d  *Device
 	id gpu.StreamID
 
-	mu        sync.Mutex
+	mu        pageMutex
 	cmds      []uint32                // the commands since the last flush
 	launches  int                     // launches in cmds, a replay's counted one by one
 	seq       uint64                  // launches accepted on this stream
@@ -84,6 +83,17 @@ func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup,
 // Sync (its error scope resolves later), not by the call that submitted
 // it.
 func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
+	if k != nil {
+		if e := loadPointer(&d.recent[kernelSlot(k)]); e != nil && e.k == k && loadBool(&e.p.ok) && d.recordRecent(id, e.p, workgroups, bindings) {
+			return nil
+		}
+	}
+	return d.launch(id, k, workgroups, bindings)
+}
+
+// launch is Launch's full path: it compiles k if needed, makes every
+// check, and records the launch through the device's bind group cache.
+func (d *Device) launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) error {
 	const op = "Launch"
 	if k == nil {
 		return newError(op, ErrorTypeInvalidArgument, "nil kernel")
@@ -101,6 +111,111 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 		return err
 	}
 	return d.record(op, id, p, bufs, workgroups)
+}
+
+// recordRecent records the launch that a loop makes most: of a pipeline
+// found in its kernel slot, on the stream last recorded on, each of its
+// groups binding the buffers of one of the stream's recent bind groups.
+// It reports false, having recorded nothing, for any other launch, which
+// Launch then makes in full (launch), errors included.
+//
+// It is the browser's hot path, written flat: in the page every call
+// costs (Launch in full made 15 of them), so it makes one and none of
+// the bind group cache's key building. A recent bind group's buffers
+// passed this very pipeline group's checks of sizes and usages when the
+// slot was filled, and a buffer's size and usage never change, so those
+// are not made again; the workgroup limits, the number of buffers, their
+// liveness and, across groups, aliasing are. It holds the stream's lock
+// and not the device's life lock: Close marks every stream closed under
+// the stream's lock after it sets d.closed, so a launch that reads
+// d.closed false under the lock is discarded by Close as any pending one.
+func (d *Device) recordRecent(id gpu.StreamID, p *pipeline, workgroups [3]uint32, bindings []gpu.Buffer) bool {
+	if lim := d.limits.MaxComputeWorkgroupsPerDimension; workgroups[0] > lim || workgroups[1] > lim || workgroups[2] > lim || len(bindings) != len(p.bindings) {
+		return false
+	}
+	s := loadPointer(&d.lastStream)
+	if s == nil || s.id != id {
+		return false
+	}
+	s.mu.Lock()
+	if s.closed || loadBool(&d.closed) || s.launches+1 >= d.maxBatch {
+		s.mu.Unlock()
+		return false
+	}
+	first := len(s.cmds)
+	s.cmds = append(s.cmds, cmdLaunch, uint32(p.pipe), uint32(len(p.groups)))
+	for gi := range p.groups {
+		g := &p.groups[gi]
+		if g.lo == g.hi {
+			s.cmds = append(s.cmds, uint32(g.empty))
+			continue
+		}
+		r := s.recentFor(g, bindings[g.lo:g.hi])
+		if r == nil {
+			s.cmds = s.cmds[:first]
+			s.mu.Unlock()
+			return false
+		}
+		if !r.used {
+			s.useLocked(r.bg)
+			r.used = true
+		}
+		s.cmds = append(s.cmds, uint32(r.bg.ref))
+	}
+	if len(p.groups) > 1 && aliased(p, bindings) {
+		s.cmds = s.cmds[:first]
+		s.mu.Unlock()
+		return false
+	}
+	s.cmds = append(s.cmds, workgroups[0], workgroups[1], workgroups[2])
+	s.seq++
+	s.launches++
+	s.mu.Unlock()
+	return true
+}
+
+// recentFor returns the stream's recent bind group of group g that binds
+// exactly bindings, all live *Buffers, or nil.
+func (s *stream) recentFor(g *pipeGroup, bindings []gpu.Buffer) *recentBG {
+	if len(bindings) > inlineBindings {
+		return nil
+	}
+	for i := range s.recent {
+		r := &s.recent[i]
+		if r.bg == nil || r.key.g != g || r.key.n != len(bindings) {
+			continue
+		}
+		match := true
+		for j, cb := range bindings {
+			if b, ok := cb.(*Buffer); !ok || b == nil || b.id != r.key.ids[j] {
+				match = false
+				break
+			}
+		}
+		if !match {
+			continue
+		}
+		for _, cb := range bindings {
+			if b := cb.(*Buffer); loadBool(&b.released) || loadBool(&b.recycled) {
+				return nil
+			}
+		}
+		return r
+	}
+	return nil
+}
+
+// aliased reports whether two of a launch's bindings bind one buffer and
+// one of them is read_write, which checkBindings refuses.
+func aliased(p *pipeline, bindings []gpu.Buffer) bool {
+	for i := range bindings {
+		for j := i + 1; j < len(bindings); j++ {
+			if bindings[i] == bindings[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // record records a checked launch on stream id.
