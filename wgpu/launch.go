@@ -68,25 +68,10 @@ func (d *Device) checkLaunch(op string, k *gpu.Kernel, workgroups [3]uint32, bin
 	return d.checkBindings(op, p, workgroups, bindings, bufs)
 }
 
-// record records a checked launch on stream id. It is apart from Launch so
-// that its two defers are open-coded (a function with as many returns as
-// Launch pays for its defers at run time).
-func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
-	leave, err := d.enter(op)
-	if err != nil {
-		return err
-	}
-	defer leave()
-	for i, b := range bufs {
-		if b.released.Load() || b.recycled.Load() {
-			return d.deadBinding(op, p, i, b)
-		}
-	}
-	s, err := d.lockStream(op, id)
-	if err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
+// appendLaunchLocked appends a checked launch of p to the stream's batch:
+// a bind group per group of p's layout and the dispatch, or nothing and
+// the error of a bind group that could not be made.
+func (s *stream) appendLaunchLocked(op string, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
 	first := len(s.bgs)
 	for gi := range p.groups {
 		g := &p.groups[gi]
@@ -105,9 +90,5 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 	s.batch = append(s.batch, launchRec{p: p, wg: workgroups, seq: s.seq, ni: len(s.native)})
 	s.native = append(s.native, nativeLaunch{pipeline: p.pipe.ref, firstGroup: uint32(first), groups: uint32(len(p.groups)),
 		x: workgroups[0], y: workgroups[1], z: workgroups[2]})
-	s.launches++
-	if s.launches >= d.maxBatch {
-		return s.flushLocked(op)
-	}
 	return nil
 }

@@ -49,6 +49,38 @@ func (d *Device) checkBindings(op string, p *pipeline, workgroups [3]uint32, bin
 	return p, bufs, nil
 }
 
+// record records a checked launch on stream id: inside the device's life
+// (enter) and the stream's lock, every buffer live, the build's
+// appendLaunchLocked appends it to the batch, which is submitted when it
+// holds MaxBatch launches. It is apart from Launch so that its two defers
+// are open-coded (a function with as many returns as Launch pays for its
+// defers at run time).
+func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
+	leave, err := d.enter(op)
+	if err != nil {
+		return err
+	}
+	defer leave()
+	for i, b := range bufs {
+		if b.released.Load() || b.recycled.Load() {
+			return d.deadBinding(op, p, i, b)
+		}
+	}
+	s, err := d.lockStream(op, id)
+	if err != nil {
+		return err
+	}
+	defer s.mu.Unlock()
+	if err := s.appendLaunchLocked(op, p, bufs, workgroups); err != nil {
+		return err
+	}
+	s.launches++
+	if s.launches >= d.maxBatch {
+		return s.flushLocked(op)
+	}
+	return nil
+}
+
 // deadBinding is the error for binding i's buffer b, released or recycled.
 func (d *Device) deadBinding(op string, p *pipeline, i int, b *Buffer) error {
 	msg := "buffer is released"

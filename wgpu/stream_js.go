@@ -218,23 +218,11 @@ func aliased(p *pipeline, bindings []gpu.Buffer) bool {
 	return false
 }
 
-// record records a checked launch on stream id.
-func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
-	leave, err := d.enter(op)
-	if err != nil {
-		return err
-	}
-	defer leave()
-	for i, b := range bufs {
-		if b.released.Load() || b.recycled.Load() {
-			return d.deadBinding(op, p, i, b)
-		}
-	}
-	s, err := d.lockStream(op, id)
-	if err != nil {
-		return err
-	}
-	defer s.mu.Unlock()
+// appendLaunchLocked appends a checked launch of p to the stream's
+// command list (cmdLaunch, the pipeline, a bind group per group, the
+// workgroups), or nothing and the error of a bind group that could not be
+// made.
+func (s *stream) appendLaunchLocked(op string, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
 	first := len(s.cmds)
 	s.cmds = append(s.cmds, cmdLaunch, uint32(p.pipe), uint32(len(p.groups)))
 	for gi := range p.groups {
@@ -252,10 +240,6 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 	}
 	s.cmds = append(s.cmds, workgroups[0], workgroups[1], workgroups[2])
 	s.seq++
-	s.launches++
-	if s.launches >= d.maxBatch {
-		return s.flushLocked(op)
-	}
 	return nil
 }
 

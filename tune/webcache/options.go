@@ -19,17 +19,16 @@ const Version = 1
 // may not store).
 var ErrUnsupported = errors.New("webcache: no browser storage")
 
-// An Option configures [Open].
-type Option interface{ apply(*config) }
+// An Option configures [Open]; nil options are ignored.
+type Option func(*config)
 
-type optionFunc func(*config)
-
-func (f optionFunc) apply(c *config) { f(c) }
-
+// config is what the options set.
 type config struct {
 	log *slog.Logger
 }
 
 // WithLogger sends the cache's warnings (an item that does not decode) to
 // l. By default they go to slog.Default(), warnings and above.
-func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.log = l }) }
+func WithLogger(l *slog.Logger) Option {
+	return func(c *config) { c.log = l }
+}

@@ -38,7 +38,9 @@ func Open(prefix string, opts ...Option) (*Cache, error) {
 func open(prefix string, storage js.Value, opts []Option) (c *Cache, err error) {
 	cfg := config{log: slogwarn.New()}
 	for _, o := range opts {
-		o.apply(&cfg)
+		if o != nil {
+			o(&cfg)
+		}
 	}
 	if prefix == "" {
 		prefix = DefaultPrefix
