@@ -233,22 +233,17 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	rep := generateReport{Workload: "generate", Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Vocab: mc.Vocab, MaxSeq: mc.Seq, PromptTokens: len(prompt), Prompt: prompt, Tokens: n,
 		LaunchesPrefill: mc.PrefillLaunches(), LaunchesPerToken: mc.DecodeLaunches(), Winners: map[string]string{}}
-	s, code := openSetup(setupConfig{cmd: "generate", cache: cfg.cache, adapter: cfg.adapter, compileWorkers: cfg.compileWorkers, timing: cfg.timing}, stderr)
+	s, stdout, code := openSetup(setupConfig{cmd: "generate", cache: cfg.cache, adapter: cfg.adapter,
+		compileWorkers: cfg.compileWorkers, timing: cfg.timing, json: cfg.json}, stdout, stderr)
 	if s == nil {
 		return code
 	}
-	defer s.close()
-	if cfg.json {
-		defer s.jsonOutput(&code, stdout, func() any { rep.Cache = s.cr.json(); return rep })
-		stdout = io.Discard
-	}
+	defer s.finish(&code, &rep, &rep.Cache)
 	fmt.Fprintf(stdout, "streamgate generate: a GPT-2-style decoder, %d layers, width %d, %d heads, vocabulary %d, a KV cache of %d rows;\n",
 		mc.Layers, mc.Width, mc.Heads, mc.Vocab, mc.Seq)
 	fmt.Fprintf(stdout, "a prompt of %d tokens, then %d tokens generated greedily (prefill: %d launches; a token: %d launches)\n",
 		len(prompt), n, mc.PrefillLaunches(), mc.DecodeLaunches())
-	rep.Adapter = genrun.DescribeAdapter(s.d.Info())
-	fmt.Fprintf(stdout, "adapter: %s\nprompt:  %s\n", rep.Adapter, joinIDs(prompt))
-	s.cr.status(stdout)
+	rep.Adapter = s.describe(stdout, "prompt:  "+joinIDs(prompt)+"\n")
 
 	weights := decoder.NewWeights(mc)
 	want := decoder.ReferenceGenerate(mc, weights, prompt, n)

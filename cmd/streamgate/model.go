@@ -73,21 +73,15 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	mc := cfg.model
 	rep := warmupReport{Workload: workloadModel, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, LaunchesPerStep: mc.Launches(), Winners: map[string]string{}, Replay: cfg.replay}
-	s, code := openSetup(cfg.setupConfig(), stderr)
+	s, stdout, code := openSetup(cfg.setupConfig(), stdout, stderr)
 	if s == nil {
 		return code
 	}
-	defer s.close()
-	if cfg.json {
-		defer s.jsonOutput(&code, stdout, func() any { rep.Cache = s.cr.json(); return rep })
-		stdout = io.Discard
-	}
+	defer s.finish(&code, &rep, &rep.Cache)
 
 	fmt.Fprintf(stdout, "streamgate warmup: a GPT-2-style decoder, %d layers, width %d, %d heads, %d tokens, vocabulary %d: %d launches a step; %d real steps\n",
 		mc.Layers, mc.Width, mc.Heads, mc.Seq, mc.Vocab, mc.Launches(), cfg.steps)
-	rep.Adapter = genrun.DescribeAdapter(s.d.Info())
-	fmt.Fprintf(stdout, "adapter: %s\n", rep.Adapter)
-	s.cr.status(stdout)
+	rep.Adapter = s.describe(stdout, "")
 
 	weights := decoder.NewWeights(mc)
 	m, err := decoder.NewModel(s.d, mc, weights, !cfg.replay) // a graph's buffers are fixed: no pool
