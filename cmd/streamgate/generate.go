@@ -15,11 +15,9 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
-	"github.com/streamgate/streamgate/tune"
 )
 
 const generateSummary = "generate tokens with a KV cache: warm up (capture, compile, autotune), replay the decode step per token, check on the CPU, measure cold"
@@ -252,22 +250,9 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		return s.fail("%v", err)
 	}
 	defer g.Release()
-	r := &generateRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, ctx: ctx, g: g, want: want, seenKeys: map[string]bool{}}
-	for _, o := range g.Ops() {
-		if o.Tunable() {
-			r.tunable = append(r.tunable, o)
-		}
-	}
+	r := &generateRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, ctx: ctx, g: g, want: want,
+		tuning: s.startTuning(ctx, g.Ops(), rep.Winners, nil)}
 	rep.Keys, rep.CandidateKernels = len(r.tunable), len(g.Kernels())
-	r.launch = genrun.TunedLaunch(ctx, s.tu, s.c, func(o *decoder.Op, res *tune.Result) {
-		rep.Winners[o.Key] = res.Winner
-		if !r.seenKeys[o.Key] {
-			r.seenKeys[o.Key] = true
-			if !res.Cached {
-				r.tuned = append(r.tuned, o.Key)
-			}
-		}
-	})
 	defer func() {
 		for _, gr := range []*client.Graph{r.pre, r.dec} {
 			if gr != nil {
@@ -283,17 +268,14 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 // 0 to go on, or the command's exit code.
 type generateRun struct {
 	*setup
-	cfg      generateConfig
-	rep      *generateReport
-	stdout   io.Writer
-	ctx      context.Context
-	g        *decoder.Generator
-	want     decoder.Generation // the float64 reference's
-	tunable  []*decoder.Op
-	launch   func(*decoder.Op, []gpu.Buffer) error
-	tuned    []string        // the keys measured so far, in order
-	seenKeys map[string]bool // the keys picked so far
-	pre, dec *client.Graph   // the prefill and the decode step, captured
+	cfg    generateConfig
+	rep    *generateReport
+	stdout io.Writer
+	ctx    context.Context
+	g      *decoder.Generator
+	want   decoder.Generation // the float64 reference's
+	*tuning
+	pre, dec *client.Graph // the prefill and the decode step, captured
 
 	warmCompiles int64    // the pipelines the warm-up compiled
 	tokens       []uint32 // the generated tokens
@@ -304,7 +286,7 @@ type generateRun struct {
 func (r *generateRun) stopped(where string, decided bool) int {
 	rep := r.rep
 	rep.Interrupted = true
-	hits := len(r.seenKeys) - len(r.tuned)
+	hits := len(r.seen) - len(r.tuned)
 	if decided {
 		hits = rep.CacheHits
 	} else {

@@ -13,11 +13,8 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/workload/decoder"
-	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
-	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -93,24 +90,8 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		// The work runs to its end once started (a tune, a sync); ctx's
 		// end (Ctrl-C) stops it at the next launch boundary.
 		ctx: ctx, work: context.WithoutCancel(ctx)}
-	for _, o := range m.Ops() {
-		if o.Tunable() {
-			r.tunable = append(r.tunable, o)
-		}
-	}
+	r.tuning = s.startTuning(ctx, m.Ops(), rep.Winners, func() { rep.CacheHits++ })
 	rep.Keys, rep.CandidateKernels = len(r.tunable), len(m.Kernels())
-	seen := map[string]bool{}
-	r.launch = genrun.TunedLaunch(ctx, s.tu, s.c, func(o *decoder.Op, res *tune.Result) {
-		rep.Winners[o.Key] = res.Winner
-		if !seen[o.Key] {
-			seen[o.Key] = true
-			if res.Cached {
-				rep.CacheHits++
-			} else {
-				r.tuned = append(r.tuned, o.Key)
-			}
-		}
-	})
 	defer func() {
 		if r.graph != nil {
 			r.graph.Release()
@@ -130,10 +111,8 @@ type modelRun struct {
 	ctx, work context.Context // work: ctx without its cancellation
 	m         *decoder.Model
 	weights   *decoder.Weights
-	tunable   []*decoder.Op
-	launch    func(*decoder.Op, []gpu.Buffer) error
-	tuned     []string      // the keys measured so far, in order
-	graph     *client.Graph // -replay: the step, captured in the warm-up
+	*tuning
+	graph *client.Graph // -replay: the step, captured in the warm-up
 
 	warmCompiles int64        // the pipelines the warm-up compiled
 	warmStats    client.Stats // c's counts after the warm-up

@@ -3,11 +3,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
@@ -142,6 +145,41 @@ func (s *setup) printTable(stdout io.Writer, key string, res *tune.Result, first
 	for _, warn := range res.Warnings {
 		s.log.warnf("%s: %s", key, warn)
 	}
+}
+
+// tuning is what a decoder workload's run keeps of its tuning: the ops
+// with a tune key, the launch that tunes each key at its first use, and
+// the keys picked so far.
+type tuning struct {
+	tunable []*decoder.Op
+	launch  func(*decoder.Op, []gpu.Buffer) error
+	tuned   []string        // the keys measured so far, in order
+	seen    map[string]bool // the keys picked so far
+}
+
+// startTuning returns the tuning of ops on s's tuner: its launch records
+// each key's winner in winners and, the first time a key is picked, adds
+// it to tuned when it was measured, or calls cached (nil for nothing) when
+// it came from the cache.
+func (s *setup) startTuning(ctx context.Context, ops []*decoder.Op, winners map[string]string, cached func()) *tuning {
+	t := &tuning{seen: map[string]bool{}}
+	for _, o := range ops {
+		if o.Tunable() {
+			t.tunable = append(t.tunable, o)
+		}
+	}
+	t.launch = genrun.TunedLaunch(ctx, s.tu, s.c, func(o *decoder.Op, res *tune.Result) {
+		winners[o.Key] = res.Winner
+		if !t.seen[o.Key] {
+			t.seen[o.Key] = true
+			if !res.Cached {
+				t.tuned = append(t.tuned, o.Key)
+			} else if cached != nil {
+				cached()
+			}
+		}
+	})
+	return t
 }
 
 // runSteps runs a subcommand's steps in order until one returns an exit
