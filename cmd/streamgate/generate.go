@@ -299,7 +299,7 @@ func (r *generateRun) stopped(where string, decided bool) int {
 // graphs in process mode CompileAndAutotune, their keys tuned and the
 // winners' pipelines primed.
 func (r *generateRun) warmUp() int {
-	d, c, tu, g, rep, stdout, ctx, mc := r.d, r.c, r.tu, r.g, r.rep, r.stdout, r.ctx, r.cfg.model
+	d, c, g, rep, stdout, ctx, mc := r.d, r.c, r.g, r.rep, r.stdout, r.ctx, r.cfg.model
 	fmt.Fprintf(stdout, "\n== 1. warm-up, process mode %v: the prefill and the decode step are captured into two graphs\n", r.reg.ProcessMode())
 	fmt.Fprintf(stdout, "      (%d and %d launches), executing nothing; their kernels compile, their %d tunable keys are tuned first\n",
 		mc.PrefillLaunches(), mc.DecodeLaunches(), len(r.tunable))
@@ -321,20 +321,8 @@ func (r *generateRun) warmUp() int {
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
 	warmCompile := d.Stats().CompileTime - st0.CompileTime
 	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
-	printedHit := false
-	for _, o := range r.tunable {
-		_, res, err := tu.Pick(ctx, o.Tune)
-		if err != nil {
-			return r.fail("%s: %v", o.Key, err)
-		}
-		r.printTable(stdout, o.Key, res, !printedHit)
-		if res.Cached {
-			rep.CacheHits++
-			printedHit = true
-		} else {
-			rep.TunedKeys++
-		}
-		rep.Winners[o.Key] = res.Winner
+	if code := r.printTables(ctx, stdout, r.tunable, &rep.CacheHits, &rep.TunedKeys, rep.Winners); code != 0 {
+		return code
 	}
 	// The driver's code generation: lavapipe's happens at a pipeline's
 	// first dispatch (primePipelines), so each winner is dispatched once

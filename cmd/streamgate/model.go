@@ -122,7 +122,7 @@ type modelRun struct {
 // warmPass is step 1: the step runs (or is captured) once in process mode
 // CompileAndAutotune; its kernels compile and its tunable keys are tuned.
 func (r *modelRun) warmPass() int {
-	d, c, tu, rep, stdout, mc := r.d, r.c, r.tu, r.rep, r.stdout, r.cfg.model
+	d, c, rep, stdout, mc := r.d, r.c, r.rep, r.stdout, r.cfg.model
 	if r.cfg.replay {
 		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step is captured once; its %d launches are recorded\n", r.reg.ProcessMode(), mc.Launches())
 		fmt.Fprintf(stdout, "      into a graph, executing nothing, its kernels compile, its %d tunable keys are tuned first\n", len(r.tunable))
@@ -159,19 +159,8 @@ func (r *modelRun) warmPass() int {
 	r.warmCompiles, r.warmStats = warmCompiles, warmStats
 	warmCompile := d.Stats().CompileTime - st0.CompileTime
 	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
-	printedHit := false
-	for _, o := range r.tunable {
-		_, res, err := tu.Pick(r.work, o.Tune)
-		if err != nil {
-			return r.fail("%s: %v", o.Key, err)
-		}
-		r.printTable(stdout, o.Key, res, !printedHit)
-		if res.Cached {
-			rep.CacheHits++
-			printedHit = true
-		} else {
-			rep.TunedKeys++
-		}
+	if code := r.printTables(r.work, stdout, r.tunable, &rep.CacheHits, &rep.TunedKeys, nil); code != 0 {
+		return code
 	}
 	// Measurements through a fork of the capturing client are that
 	// client's counts, not c's: the process totals have both.

@@ -182,6 +182,32 @@ func (s *setup) startTuning(ctx context.Context, ops []*decoder.Op, winners map[
 	return t
 }
 
+// printTables prints the tune table of each key of tunable, picked again
+// after the warm-up tuned them or found them in the cache, with
+// printTable; it counts the keys found in the cache into *hits and the
+// others into *tunedKeys and, with winners, records each key's winner. It
+// returns 0, or the exit status of a failed pick.
+func (s *setup) printTables(ctx context.Context, stdout io.Writer, tunable []*decoder.Op, hits, tunedKeys *int, winners map[string]string) int {
+	printedHit := false
+	for _, o := range tunable {
+		_, res, err := s.tu.Pick(ctx, o.Tune)
+		if err != nil {
+			return s.fail("%s: %v", o.Key, err)
+		}
+		s.printTable(stdout, o.Key, res, !printedHit)
+		if res.Cached {
+			*hits++
+			printedHit = true
+		} else {
+			*tunedKeys++
+		}
+		if winners != nil {
+			winners[o.Key] = res.Winner
+		}
+	}
+	return 0
+}
+
 // runSteps runs a subcommand's steps in order until one returns an exit
 // code other than 0, and returns it: 0 when every step went on.
 func runSteps(steps ...func() int) int {
