@@ -1,8 +1,6 @@
 package bench
 
 import (
-	"sync/atomic"
-
 	"github.com/puzpuzpuz/xsync/v3"
 
 	"github.com/streamgate/streamgate/registry"
@@ -17,9 +15,8 @@ import (
 // mapOf is safe for concurrent use by multiple goroutines. The zero value is
 // not usable; use newMapOf. It must not be copied after first use.
 type mapOf struct {
-	m      *xsync.MapOf[registry.ServiceStream, []entry] // written once; values immutable once stored
-	live   [2]atomic.Int64                               // live overrides setting each mode
-	nextID atomic.Uint64                                 // the id the next override takes
+	m *xsync.MapOf[registry.ServiceStream, []entry] // written once; values immutable once stored
+	counts
 }
 
 // newMapOf returns an empty mapOf registry.
@@ -29,7 +26,8 @@ func newMapOf() *mapOf {
 
 // Set puts s in mode until the handle is released.
 func (r *mapOf) Set(mode registry.StreamMode, s registry.ServiceStream) handle {
-	e := entry{id: r.nextID.Add(1) - 1, stream: s, mode: mode}
+	o := r.override(r, mode, s)
+	e := entry{id: o.id, stream: s, mode: mode}
 	r.m.Compute(s, func(old []entry, _ bool) ([]entry, bool) {
 		next := make([]entry, len(old)+1)
 		copy(next, old)
@@ -37,12 +35,12 @@ func (r *mapOf) Set(mode registry.StreamMode, s registry.ServiceStream) handle {
 		return next, false
 	})
 	r.live[mode].Add(1) // after the entry is in: a reader that sees it counted finds it
-	return &seedOverride{r: r, id: e.id, stream: s, mode: mode}
+	return o
 }
 
 // Mode returns what the newest live override of s sets, or def.
 func (r *mapOf) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
-	if r.live[def.Opposite()].Load() == 0 {
+	if r.settled(def) {
 		return def
 	}
 	entries, _ := r.m.Load(s)

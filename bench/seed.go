@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -17,45 +16,47 @@ import (
 // seed is safe for concurrent use by multiple goroutines. The zero value is
 // an empty registry ready to use. It must not be copied after first use.
 //
-// seed is the reference design, and rwMutex (rwmutex.go), rbMutex
-// (rbmutex.go) and seedNewestFirst are deliberate copies of it: each
-// repeats its fields, Set, Mode and unset line for line, changing only the
-// lock (or, for seedNewestFirst, the removal), so that BenchmarkMode,
-// ModeChurn and SetRelease compare the locks and nothing else — no shared
-// helper or interface call that one of them would pay and the seed's
-// Rust original does not. Change one, change them all.
+// seed is the reference design; seedNewestFirst, rwMutex (rwmutex.go) and
+// rbMutex (rbmutex.go) are its deliberate variants. All four keep their
+// state in a list (list.go) and do the seed's list work through its
+// methods, which inline, so that BenchmarkMode, ModeChurn and SetRelease
+// compare the locks (and, for seedNewestFirst, the removal) and nothing
+// else: no interface call or dictionary that one of them would pay and
+// the seed's Rust original does not. What each repeats is its locking.
 type seed struct {
-	mu      sync.Mutex
-	entries []entry         // guarded by mu; live overrides, oldest first
-	live    [2]atomic.Int64 // live overrides setting each mode; changed under mu
-	nextID  atomic.Uint64   // the id the next override takes
+	mu sync.Mutex
+	list
 }
 
 // Set puts s in mode until the handle is released.
 func (r *seed) Set(mode registry.StreamMode, s registry.ServiceStream) handle {
-	id := r.nextID.Add(1) - 1
+	return r.set(r, mode, s)
+}
+
+// set is Set for seed and seedNewestFirst, whose handle u ends: the one
+// direct call they both pay over rwMutex's and rbMutex's Set.
+func (r *seed) set(u unsetter, mode registry.StreamMode, s registry.ServiceStream) handle {
+	o := r.override(u, mode, s)
 	r.mu.Lock()
-	r.entries = append(r.entries, entry{id: id, stream: s, mode: mode})
-	r.live[mode].Add(1)
+	r.add(o)
 	r.mu.Unlock()
-	return &seedOverride{r: r, id: id, stream: s, mode: mode}
+	return o
 }
 
 // Mode returns what the newest live override of s sets, or def.
 func (r *seed) Mode(s registry.ServiceStream, def registry.StreamMode) registry.StreamMode {
-	if r.live[def.Opposite()].Load() == 0 {
+	if r.settled(def) {
 		return def
 	}
 	r.mu.Lock()
-	m := newest(r.entries, s, def)
+	m := r.newest(s, def)
 	r.mu.Unlock()
 	return m
 }
 
 func (r *seed) unset(_ registry.ServiceStream, id uint64, mode registry.StreamMode) {
 	r.mu.Lock()
-	r.entries = without(r.entries, id)
-	r.live[mode].Add(-1)
+	r.remove(id, mode)
 	r.mu.Unlock()
 }
 
@@ -98,25 +99,15 @@ type seedNewestFirst struct {
 	seed
 }
 
-// Set puts s in mode until the handle is released: seed.Set, repeated so
-// that the handle's unset is seedNewestFirst's (see seed's doc).
+// Set puts s in mode until the handle is released: seed's, but the
+// handle's unset is seedNewestFirst's.
 func (r *seedNewestFirst) Set(mode registry.StreamMode, s registry.ServiceStream) handle {
-	id := r.nextID.Add(1) - 1
-	r.mu.Lock()
-	r.entries = append(r.entries, entry{id: id, stream: s, mode: mode})
-	r.live[mode].Add(1)
-	r.mu.Unlock()
-	return &seedOverride{r: r, id: id, stream: s, mode: mode}
+	return r.set(r, mode, s)
 }
 
 func (r *seedNewestFirst) unset(_ registry.ServiceStream, id uint64, mode registry.StreamMode) {
 	r.mu.Lock()
-	for i := len(r.entries) - 1; i >= 0; i-- {
-		if r.entries[i].id == id {
-			r.entries = slices.Delete(r.entries, i, i+1)
-			break
-		}
-	}
+	r.entries = withoutNewest(r.entries, id)
 	r.live[mode].Add(-1)
 	r.mu.Unlock()
 }

@@ -245,35 +245,12 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 			results = append(results, &result{Case: c, procs: p})
 		}
 	}
-	for round := 1; round <= cfg.count; round++ {
-		for _, res := range roundOrder(results, round) {
-			if err := ctx.Err(); err != nil {
-				fmt.Fprintf(stderr, "streamgate bench: %v\n", err)
-				return 1
-			}
-			if res.failed {
-				continue
-			}
-			if cfg.settle > 0 {
-				select {
-				case <-time.After(cfg.settle):
-				case <-ctx.Done():
-					fmt.Fprintf(stderr, "streamgate bench: %v\n", ctx.Err())
-					return 1
-				}
-			}
-			prev := runtime.GOMAXPROCS(res.procs)
-			br := testing.Benchmark(res.F)
-			runtime.GOMAXPROCS(prev)
-			if br.N == 0 {
-				res.failed = true
-				status = 1
-				fmt.Fprintf(stderr, "round %d/%d %-50s FAILED\n", round, cfg.count, res.name())
-				continue
-			}
-			res.runs = append(res.runs, br)
-			fmt.Fprintf(stderr, "round %d/%d %-50s %12d %14.4g ns/op\n", round, cfg.count, res.name(), br.N, nsOf(br))
-		}
+	failed, ok := runRounds(ctx, cfg, results, stderr)
+	if !ok {
+		return 1
+	}
+	if failed {
+		status = 1
 	}
 	for _, res := range results {
 		res.settle()
@@ -314,6 +291,44 @@ func benchCmd(ctx context.Context, cfg benchConfig, stdout, stderr io.Writer) in
 		reportDoc(stdout, cfg.doc, up)
 	}
 	return status
+}
+
+// runRounds runs cfg.count rounds of the results' cases, each round in
+// roundOrder and each run after -settle, on stderr a line a run; a case
+// that fails is marked and not run again. It reports whether one failed,
+// and ok false when ctx ended first (said on stderr).
+func runRounds(ctx context.Context, cfg benchConfig, results []*result, stderr io.Writer) (failed, ok bool) {
+	for round := 1; round <= cfg.count; round++ {
+		for _, res := range roundOrder(results, round) {
+			if err := ctx.Err(); err != nil {
+				fmt.Fprintf(stderr, "streamgate bench: %v\n", err)
+				return failed, false
+			}
+			if res.failed {
+				continue
+			}
+			if cfg.settle > 0 {
+				select {
+				case <-time.After(cfg.settle):
+				case <-ctx.Done():
+					fmt.Fprintf(stderr, "streamgate bench: %v\n", ctx.Err())
+					return failed, false
+				}
+			}
+			prev := runtime.GOMAXPROCS(res.procs)
+			br := testing.Benchmark(res.F)
+			runtime.GOMAXPROCS(prev)
+			if br.N == 0 {
+				res.failed = true
+				failed = true
+				fmt.Fprintf(stderr, "round %d/%d %-50s FAILED\n", round, cfg.count, res.name())
+				continue
+			}
+			res.runs = append(res.runs, br)
+			fmt.Fprintf(stderr, "round %d/%d %-50s %12d %14.4g ns/op\n", round, cfg.count, res.name(), br.N, nsOf(br))
+		}
+	}
+	return failed, true
 }
 
 // reportDoc says which sections of the benchmarks file were refreshed.

@@ -2,10 +2,6 @@ package main
 
 import (
 	"fmt"
-	"image/color"
-	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -14,8 +10,6 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // writeModeCharts charts the Mode results, ns/op against k with one line
@@ -108,8 +102,7 @@ func writeModeCharts(dir string, results []*result, cpus []int) ([]string, error
 		grid[i/cols][i%cols] = pl
 	}
 	w, h := vg.Length(cols)*12*vg.Centimeter, vg.Length(rows)*9*vg.Centimeter
-	draw1 := func(c vg.CanvasSizer) {
-		dc := draw.New(c)
+	png, svg, err := saveChart(dir, "bench-mode", w, h, func(dc draw.Canvas) {
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Centimeter, PadY: vg.Centimeter,
 			PadTop: vg.Millimeter * 3, PadBottom: vg.Millimeter * 3, PadLeft: vg.Millimeter * 3, PadRight: vg.Millimeter * 3}
 		cs := plot.Align(grid, tiles, dc)
@@ -120,37 +113,9 @@ func writeModeCharts(dir string, results []*result, cpus []int) ([]string, error
 				}
 			}
 		}
-	}
-
-	pngFile := filepath.Join(dir, "bench-mode.png")
-	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110), vgimg.UseBackgroundColor(whiteBG))
-	draw1(img)
-	if err := writeTo(pngFile, vgimg.PngCanvas{Canvas: img}); err != nil {
-		return nil, err
-	}
-	svgFile := filepath.Join(dir, "bench-mode.svg")
-	svg := vgsvg.New(w, h)
-	draw1(svg)
-	if err := writeTo(svgFile, svg); err != nil {
-		return nil, err
-	}
-	return []string{pngFile, svgFile}, nil
-}
-
-var whiteBG = color.White
-
-type writerTo interface {
-	WriteTo(w io.Writer) (int64, error)
-}
-
-func writeTo(name string, c writerTo) error {
-	f, err := os.Create(name)
+	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := c.WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return []string{png, svg}, nil
 }

@@ -15,11 +15,9 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
-	"github.com/streamgate/streamgate/tune"
 )
 
 const generateSummary = "generate tokens with a KV cache: warm up (capture, compile, autotune), replay the decode step per token, check on the CPU, measure cold"
@@ -233,22 +231,17 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	rep := generateReport{Workload: "generate", Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Vocab: mc.Vocab, MaxSeq: mc.Seq, PromptTokens: len(prompt), Prompt: prompt, Tokens: n,
 		LaunchesPrefill: mc.PrefillLaunches(), LaunchesPerToken: mc.DecodeLaunches(), Winners: map[string]string{}}
-	s, code := openSetup(setupConfig{cmd: "generate", cache: cfg.cache, adapter: cfg.adapter, compileWorkers: cfg.compileWorkers, timing: cfg.timing}, stderr)
+	s, stdout, code := openSetup(setupConfig{cmd: "generate", cache: cfg.cache, adapter: cfg.adapter,
+		compileWorkers: cfg.compileWorkers, timing: cfg.timing, json: cfg.json}, stdout, stderr)
 	if s == nil {
 		return code
 	}
-	defer s.close()
-	if cfg.json {
-		defer s.jsonOutput(&code, stdout, func() any { rep.Cache = s.cr.json(); return rep })
-		stdout = io.Discard
-	}
+	defer s.finish(&code, &rep, &rep.Cache)
 	fmt.Fprintf(stdout, "streamgate generate: a GPT-2-style decoder, %d layers, width %d, %d heads, vocabulary %d, a KV cache of %d rows;\n",
 		mc.Layers, mc.Width, mc.Heads, mc.Vocab, mc.Seq)
 	fmt.Fprintf(stdout, "a prompt of %d tokens, then %d tokens generated greedily (prefill: %d launches; a token: %d launches)\n",
 		len(prompt), n, mc.PrefillLaunches(), mc.DecodeLaunches())
-	rep.Adapter = genrun.DescribeAdapter(s.d.Info())
-	fmt.Fprintf(stdout, "adapter: %s\nprompt:  %s\n", rep.Adapter, joinIDs(prompt))
-	s.cr.status(stdout)
+	rep.Adapter = s.describe(stdout, "prompt:  "+joinIDs(prompt)+"\n")
 
 	weights := decoder.NewWeights(mc)
 	want := decoder.ReferenceGenerate(mc, weights, prompt, n)
@@ -257,22 +250,9 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		return s.fail("%v", err)
 	}
 	defer g.Release()
-	r := &generateRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, ctx: ctx, g: g, want: want, seenKeys: map[string]bool{}}
-	for _, o := range g.Ops() {
-		if o.Tunable() {
-			r.tunable = append(r.tunable, o)
-		}
-	}
+	r := &generateRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, ctx: ctx, g: g, want: want,
+		tuning: s.startTuning(ctx, g.Ops(), rep.Winners, nil)}
 	rep.Keys, rep.CandidateKernels = len(r.tunable), len(g.Kernels())
-	r.launch = genrun.TunedLaunch(ctx, s.tu, s.c, func(o *decoder.Op, res *tune.Result) {
-		rep.Winners[o.Key] = res.Winner
-		if !r.seenKeys[o.Key] {
-			r.seenKeys[o.Key] = true
-			if !res.Cached {
-				r.tuned = append(r.tuned, o.Key)
-			}
-		}
-	})
 	defer func() {
 		for _, gr := range []*client.Graph{r.pre, r.dec} {
 			if gr != nil {
@@ -288,17 +268,14 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 // 0 to go on, or the command's exit code.
 type generateRun struct {
 	*setup
-	cfg      generateConfig
-	rep      *generateReport
-	stdout   io.Writer
-	ctx      context.Context
-	g        *decoder.Generator
-	want     decoder.Generation // the float64 reference's
-	tunable  []*decoder.Op
-	launch   func(*decoder.Op, []gpu.Buffer) error
-	tuned    []string        // the keys measured so far, in order
-	seenKeys map[string]bool // the keys picked so far
-	pre, dec *client.Graph   // the prefill and the decode step, captured
+	cfg    generateConfig
+	rep    *generateReport
+	stdout io.Writer
+	ctx    context.Context
+	g      *decoder.Generator
+	want   decoder.Generation // the float64 reference's
+	*tuning
+	pre, dec *client.Graph // the prefill and the decode step, captured
 
 	warmCompiles int64    // the pipelines the warm-up compiled
 	tokens       []uint32 // the generated tokens
@@ -309,7 +286,7 @@ type generateRun struct {
 func (r *generateRun) stopped(where string, decided bool) int {
 	rep := r.rep
 	rep.Interrupted = true
-	hits := len(r.seenKeys) - len(r.tuned)
+	hits := len(r.seen) - len(r.tuned)
 	if decided {
 		hits = rep.CacheHits
 	} else {
@@ -322,7 +299,7 @@ func (r *generateRun) stopped(where string, decided bool) int {
 // graphs in process mode CompileAndAutotune, their keys tuned and the
 // winners' pipelines primed.
 func (r *generateRun) warmUp() int {
-	d, c, tu, g, rep, stdout, ctx, mc := r.d, r.c, r.tu, r.g, r.rep, r.stdout, r.ctx, r.cfg.model
+	d, c, g, rep, stdout, ctx, mc := r.d, r.c, r.g, r.rep, r.stdout, r.ctx, r.cfg.model
 	fmt.Fprintf(stdout, "\n== 1. warm-up, process mode %v: the prefill and the decode step are captured into two graphs\n", r.reg.ProcessMode())
 	fmt.Fprintf(stdout, "      (%d and %d launches), executing nothing; their kernels compile, their %d tunable keys are tuned first\n",
 		mc.PrefillLaunches(), mc.DecodeLaunches(), len(r.tunable))
@@ -344,20 +321,8 @@ func (r *generateRun) warmUp() int {
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
 	warmCompile := d.Stats().CompileTime - st0.CompileTime
 	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
-	printedHit := false
-	for _, o := range r.tunable {
-		_, res, err := tu.Pick(ctx, o.Tune)
-		if err != nil {
-			return r.fail("%s: %v", o.Key, err)
-		}
-		r.printTable(stdout, o.Key, res, !printedHit)
-		if res.Cached {
-			rep.CacheHits++
-			printedHit = true
-		} else {
-			rep.TunedKeys++
-		}
-		rep.Winners[o.Key] = res.Winner
+	if code := r.printTables(ctx, stdout, r.tunable, &rep.CacheHits, &rep.TunedKeys, rep.Winners); code != 0 {
+		return code
 	}
 	// The driver's code generation: lavapipe's happens at a pipeline's
 	// first dispatch (primePipelines), so each winner is dispatched once

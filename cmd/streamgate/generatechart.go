@@ -7,14 +7,11 @@ import (
 	"image/color"
 	"math"
 	"os"
-	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 )
@@ -40,25 +37,13 @@ func writeGenerateChart(dir string, mc decoder.Config, rep generateReport) (stri
 	if err != nil {
 		return "", err
 	}
-	w, h := 24*vg.Centimeter, 10*vg.Centimeter
-	draw2 := func(c draw.Canvas) {
+	png, _, err := saveChart(dir, "generate", 24*vg.Centimeter, 10*vg.Centimeter, func(c draw.Canvas) {
 		tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter, PadTop: vg.Millimeter * 3, PadBottom: vg.Millimeter * 3,
 			PadLeft: vg.Millimeter * 3, PadRight: vg.Millimeter * 5}
 		ttft.Draw(tiles.At(c, 0, 0))
 		tokens.Draw(tiles.At(c, 1, 0))
-	}
-	png := filepath.Join(dir, "generate.png")
-	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110), vgimg.UseBackgroundColor(whiteBG))
-	draw2(draw.New(img))
-	if err := writeTo(png, vgimg.PngCanvas{Canvas: img}); err != nil {
-		return "", err
-	}
-	svg := vgsvg.New(w, h)
-	draw2(draw.New(svg))
-	if err := writeTo(filepath.Join(dir, "generate.svg"), svg); err != nil {
-		return "", err
-	}
-	return png, nil
+	})
+	return png, err
 }
 
 func ttftPlot(rep generateReport) (*plot.Plot, error) {
@@ -93,13 +78,9 @@ func ttftPlot(rep generateReport) (*plot.Plot, error) {
 		labels = append(labels, fmt.Sprintf("%.1f ms", v))
 		top = max(top, v)
 	}
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+	l, err := barLabels(xys, labels)
 	if err != nil {
 		return nil, err
-	}
-	for i := range l.TextStyle {
-		l.TextStyle[i].XAlign = -0.5
-		l.TextStyle[i].YAlign = 0
 	}
 	pl.Add(l)
 	pl.NominalX(names...)

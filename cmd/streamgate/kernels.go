@@ -9,6 +9,7 @@ import (
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/workload/kernels"
+	"github.com/streamgate/streamgate/internal/workload/scratch"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -40,37 +41,21 @@ type op struct {
 // zeroed buffer the size and usage of each of storage. A measurement then
 // does the real step's work without touching the step's data.
 func (w *workload) newInputs(dims []uint32, storage ...*wgpu.Buffer) func(context.Context) ([]gpu.Buffer, func(), error) {
-	return func(context.Context) (_ []gpu.Buffer, _ func(), err error) {
-		var made []*wgpu.Buffer
-		release := func() {
-			for _, b := range made {
-				b.Release()
-			}
-		}
-		defer func() {
-			if err != nil {
-				release()
-			}
-		}()
-		u, err := w.d.NewBuffer(uint64(4*len(dims)), wgpu.BufferUsageUniform|wgpu.BufferUsageCopyDst)
+	return scratch.Inputs(w.d, func(s *scratch.Buffers) error {
+		u, err := s.New(uint64(4*len(dims)), wgpu.BufferUsageUniform|wgpu.BufferUsageCopyDst)
 		if err != nil {
-			return nil, nil, err
+			return err
 		}
-		made = append(made, u)
 		if err := wgpu.Write(u, 0, dims); err != nil {
-			return nil, nil, err
+			return err
 		}
-		in := []gpu.Buffer{u}
 		for _, a := range storage {
-			b, err := w.d.NewBuffer(a.Size(), a.Usage())
-			if err != nil {
-				return nil, nil, err
+			if _, err := s.New(a.Size(), a.Usage()); err != nil {
+				return err
 			}
-			made = append(made, b)
-			in = append(in, b)
 		}
-		return in, release, nil
-	}
+		return nil
+	})
 }
 
 // workload is the warmup demo's GPU state: the buffers of one step and the

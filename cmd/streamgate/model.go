@@ -13,11 +13,8 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/workload/decoder"
-	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
-	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -73,21 +70,15 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 	mc := cfg.model
 	rep := warmupReport{Workload: workloadModel, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, LaunchesPerStep: mc.Launches(), Winners: map[string]string{}, Replay: cfg.replay}
-	s, code := openSetup(cfg.setupConfig(), stderr)
+	s, stdout, code := openSetup(cfg.setupConfig(), stdout, stderr)
 	if s == nil {
 		return code
 	}
-	defer s.close()
-	if cfg.json {
-		defer s.jsonOutput(&code, stdout, func() any { rep.Cache = s.cr.json(); return rep })
-		stdout = io.Discard
-	}
+	defer s.finish(&code, &rep, &rep.Cache)
 
 	fmt.Fprintf(stdout, "streamgate warmup: a GPT-2-style decoder, %d layers, width %d, %d heads, %d tokens, vocabulary %d: %d launches a step; %d real steps\n",
 		mc.Layers, mc.Width, mc.Heads, mc.Seq, mc.Vocab, mc.Launches(), cfg.steps)
-	rep.Adapter = genrun.DescribeAdapter(s.d.Info())
-	fmt.Fprintf(stdout, "adapter: %s\n", rep.Adapter)
-	s.cr.status(stdout)
+	rep.Adapter = s.describe(stdout, "")
 
 	weights := decoder.NewWeights(mc)
 	m, err := decoder.NewModel(s.d, mc, weights, !cfg.replay) // a graph's buffers are fixed: no pool
@@ -99,24 +90,8 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		// The work runs to its end once started (a tune, a sync); ctx's
 		// end (Ctrl-C) stops it at the next launch boundary.
 		ctx: ctx, work: context.WithoutCancel(ctx)}
-	for _, o := range m.Ops() {
-		if o.Tunable() {
-			r.tunable = append(r.tunable, o)
-		}
-	}
+	r.tuning = s.startTuning(ctx, m.Ops(), rep.Winners, func() { rep.CacheHits++ })
 	rep.Keys, rep.CandidateKernels = len(r.tunable), len(m.Kernels())
-	seen := map[string]bool{}
-	r.launch = genrun.TunedLaunch(ctx, s.tu, s.c, func(o *decoder.Op, res *tune.Result) {
-		rep.Winners[o.Key] = res.Winner
-		if !seen[o.Key] {
-			seen[o.Key] = true
-			if res.Cached {
-				rep.CacheHits++
-			} else {
-				r.tuned = append(r.tuned, o.Key)
-			}
-		}
-	})
 	defer func() {
 		if r.graph != nil {
 			r.graph.Release()
@@ -136,10 +111,8 @@ type modelRun struct {
 	ctx, work context.Context // work: ctx without its cancellation
 	m         *decoder.Model
 	weights   *decoder.Weights
-	tunable   []*decoder.Op
-	launch    func(*decoder.Op, []gpu.Buffer) error
-	tuned     []string      // the keys measured so far, in order
-	graph     *client.Graph // -replay: the step, captured in the warm-up
+	*tuning
+	graph *client.Graph // -replay: the step, captured in the warm-up
 
 	warmCompiles int64        // the pipelines the warm-up compiled
 	warmStats    client.Stats // c's counts after the warm-up
@@ -149,7 +122,7 @@ type modelRun struct {
 // warmPass is step 1: the step runs (or is captured) once in process mode
 // CompileAndAutotune; its kernels compile and its tunable keys are tuned.
 func (r *modelRun) warmPass() int {
-	d, c, tu, rep, stdout, mc := r.d, r.c, r.tu, r.rep, r.stdout, r.cfg.model
+	d, c, rep, stdout, mc := r.d, r.c, r.rep, r.stdout, r.cfg.model
 	if r.cfg.replay {
 		fmt.Fprintf(stdout, "\n== 1. warm-up pass, process mode %v: the step is captured once; its %d launches are recorded\n", r.reg.ProcessMode(), mc.Launches())
 		fmt.Fprintf(stdout, "      into a graph, executing nothing, its kernels compile, its %d tunable keys are tuned first\n", len(r.tunable))
@@ -186,19 +159,8 @@ func (r *modelRun) warmPass() int {
 	r.warmCompiles, r.warmStats = warmCompiles, warmStats
 	warmCompile := d.Stats().CompileTime - st0.CompileTime
 	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
-	printedHit := false
-	for _, o := range r.tunable {
-		_, res, err := tu.Pick(r.work, o.Tune)
-		if err != nil {
-			return r.fail("%s: %v", o.Key, err)
-		}
-		r.printTable(stdout, o.Key, res, !printedHit)
-		if res.Cached {
-			rep.CacheHits++
-			printedHit = true
-		} else {
-			rep.TunedKeys++
-		}
+	if code := r.printTables(r.work, stdout, r.tunable, &rep.CacheHits, &rep.TunedKeys, nil); code != 0 {
+		return code
 	}
 	// Measurements through a fork of the capturing client are that
 	// client's counts, not c's: the process totals have both.

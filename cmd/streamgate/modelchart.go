@@ -4,16 +4,11 @@ package main
 
 import (
 	"fmt"
-	"image/color"
 	"os"
-	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
-	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 )
@@ -35,7 +30,7 @@ func writeModelChart(dir string, mc decoder.Config, rep warmupReport) (string, e
 	if err != nil {
 		return "", err
 	}
-	bars.Color = color.RGBA{R: 0x4c, G: 0x72, B: 0xb0, A: 0xff}
+	bars.Color = warmColor
 	bars.LineStyle.Width = 0
 	pl.Add(bars)
 	// The steady state's min–max as a whisker on its bar.
@@ -45,17 +40,11 @@ func writeModelChart(dir string, mc decoder.Config, rep warmupReport) (string, e
 	}
 	whisker.Width = vg.Points(2)
 	pl.Add(whisker)
-	labels, err := plotter.NewLabels(plotter.XYLabels{
-		XYs: plotter.XYs{{X: 0, Y: rep.FirstStepMsCold}, {X: 1, Y: rep.FirstStepMsWarm}, {X: 2, Y: rep.StepMsMax}},
-		Labels: []string{fmt.Sprintf("%.1f ms", rep.FirstStepMsCold), fmt.Sprintf("%.1f ms", rep.FirstStepMsWarm),
-			fmt.Sprintf("%.1f ms (%.1f–%.1f)", rep.StepMsMedian, rep.StepMsMin, rep.StepMsMax)},
-	})
+	labels, err := barLabels(plotter.XYs{{X: 0, Y: rep.FirstStepMsCold}, {X: 1, Y: rep.FirstStepMsWarm}, {X: 2, Y: rep.StepMsMax}},
+		[]string{fmt.Sprintf("%.1f ms", rep.FirstStepMsCold), fmt.Sprintf("%.1f ms", rep.FirstStepMsWarm),
+			fmt.Sprintf("%.1f ms (%.1f–%.1f)", rep.StepMsMedian, rep.StepMsMin, rep.StepMsMax)})
 	if err != nil {
 		return "", err
-	}
-	for i := range labels.TextStyle {
-		labels.TextStyle[i].XAlign = -0.5
-		labels.TextStyle[i].YAlign = 0
 	}
 	pl.Add(labels)
 	pl.NominalX("cold first step\n(fresh device, no warm-up)", "first step\nafter the warm-up", fmt.Sprintf("steady state\n(median of %d)", max(1, rep.Steps-1)))
@@ -65,17 +54,6 @@ func writeModelChart(dir string, mc decoder.Config, rep warmupReport) (string, e
 		pl.Y.Max = m
 	}
 
-	w, h := 16*vg.Centimeter, 10*vg.Centimeter
-	png := filepath.Join(dir, "model-steps.png")
-	img := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(110), vgimg.UseBackgroundColor(whiteBG))
-	pl.Draw(draw.New(img))
-	if err := writeTo(png, vgimg.PngCanvas{Canvas: img}); err != nil {
-		return "", err
-	}
-	svg := vgsvg.New(w, h)
-	pl.Draw(draw.New(svg))
-	if err := writeTo(filepath.Join(dir, "model-steps.svg"), svg); err != nil {
-		return "", err
-	}
-	return png, nil
+	png, _, err := saveChart(dir, "model-steps", 16*vg.Centimeter, 10*vg.Centimeter, pl.Draw)
+	return png, err
 }

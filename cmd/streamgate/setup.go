@@ -3,11 +3,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/workload/decoder"
+	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
@@ -20,6 +24,7 @@ type setupConfig struct {
 	adapter        string // wgpu.Options.Adapter
 	compileWorkers int    // wgpu.Options.CompileWorkers
 	timing         string // -timing: "wall" for tune.TimingWall
+	json           bool   // -json: the report on stdout as JSON, and no text
 }
 
 // setup is what every workload subcommand (warmup's two workloads and
@@ -38,12 +43,27 @@ type setup struct {
 	tu             *tune.Tuner
 	finishProgress func() // ends the terminal's progress bar of the tuning
 	prevMode       registry.ProcessMode
+	jsonOut        io.Writer // with -json, where the report goes; nil without
 }
 
 // openSetup opens the cache, the device, the client and the tuner and sets
-// the process mode CompileAndAutotune; close undoes it all. On an error it
-// prints it and returns nil and the exit code.
-func openSetup(cfg setupConfig, stderr io.Writer) (*setup, int) {
+// the process mode CompileAndAutotune; finish undoes it all. It returns
+// the writer of the text report: stdout, or io.Discard with -json, whose
+// report finish writes on stdout. On an error it prints it and returns nil
+// and the exit code.
+func openSetup(cfg setupConfig, stdout, stderr io.Writer) (*setup, io.Writer, int) {
+	s, code := openSetupOn(cfg, stderr)
+	if s == nil {
+		return nil, stdout, code
+	}
+	if cfg.json {
+		s.jsonOut, stdout = stdout, io.Discard
+	}
+	return s, stdout, 0
+}
+
+// openSetupOn is openSetup but for the report's writer.
+func openSetupOn(cfg setupConfig, stderr io.Writer) (*setup, int) {
 	s := &setup{cmd: cfg.cmd, stderr: stderr, log: newCmdLog(cfg.cmd, stderr)}
 	cache, cr, err := openTuneCache(cfg.cache, s.log)
 	if err != nil {
@@ -89,16 +109,29 @@ func (s *setup) fail(format string, args ...any) int {
 	return 1
 }
 
-// jsonOutput, with -json, is deferred with the text output's writer: it
-// writes the report rep returns when the command succeeded or was
-// interrupted, and sets *code to writeJSON's if that fails. rep is called
-// then, after the command filled the report in.
-func (s *setup) jsonOutput(code *int, w io.Writer, rep func() any) {
-	if *code == 0 || *code == exitInterrupted {
-		if c := writeJSON(w, rep()); c != 0 {
+// finish is deferred by the subcommand with the exit status it returns,
+// its report (a pointer) and the report's cache field. With -json it
+// writes the report, the cache's state filled in, when the command
+// succeeded or was interrupted, and sets *code to writeJSON's if that
+// fails. Then it closes the setup.
+func (s *setup) finish(code *int, rep any, cache *cacheJSON) {
+	if s.jsonOut != nil && (*code == 0 || *code == exitInterrupted) {
+		*cache = s.cr.json()
+		if c := writeJSON(s.jsonOut, rep); c != 0 {
 			*code = c
 		}
 	}
+	s.close()
+}
+
+// describe prints the adapter, the lines more ("" for none) and the tune
+// cache's state: the head of every workload's text report. It returns the
+// adapter's description, for the report.
+func (s *setup) describe(stdout io.Writer, more string) string {
+	adapter := genrun.DescribeAdapter(s.d.Info())
+	fmt.Fprintf(stdout, "adapter: %s\n%s", adapter, more)
+	s.cr.status(stdout)
+	return adapter
 }
 
 // printTable prints a key's tune table after the warm-up, with a blank
@@ -112,6 +145,67 @@ func (s *setup) printTable(stdout io.Writer, key string, res *tune.Result, first
 	for _, warn := range res.Warnings {
 		s.log.warnf("%s: %s", key, warn)
 	}
+}
+
+// tuning is what a decoder workload's run keeps of its tuning: the ops
+// with a tune key, the launch that tunes each key at its first use, and
+// the keys picked so far.
+type tuning struct {
+	tunable []*decoder.Op
+	launch  func(*decoder.Op, []gpu.Buffer) error
+	tuned   []string        // the keys measured so far, in order
+	seen    map[string]bool // the keys picked so far
+}
+
+// startTuning returns the tuning of ops on s's tuner: its launch records
+// each key's winner in winners and, the first time a key is picked, adds
+// it to tuned when it was measured, or calls cached (nil for nothing) when
+// it came from the cache.
+func (s *setup) startTuning(ctx context.Context, ops []*decoder.Op, winners map[string]string, cached func()) *tuning {
+	t := &tuning{seen: map[string]bool{}}
+	for _, o := range ops {
+		if o.Tunable() {
+			t.tunable = append(t.tunable, o)
+		}
+	}
+	t.launch = genrun.TunedLaunch(ctx, s.tu, s.c, func(o *decoder.Op, res *tune.Result) {
+		winners[o.Key] = res.Winner
+		if !t.seen[o.Key] {
+			t.seen[o.Key] = true
+			if !res.Cached {
+				t.tuned = append(t.tuned, o.Key)
+			} else if cached != nil {
+				cached()
+			}
+		}
+	})
+	return t
+}
+
+// printTables prints the tune table of each key of tunable, picked again
+// after the warm-up tuned them or found them in the cache, with
+// printTable; it counts the keys found in the cache into *hits and the
+// others into *tunedKeys and, with winners, records each key's winner. It
+// returns 0, or the exit status of a failed pick.
+func (s *setup) printTables(ctx context.Context, stdout io.Writer, tunable []*decoder.Op, hits, tunedKeys *int, winners map[string]string) int {
+	printedHit := false
+	for _, o := range tunable {
+		_, res, err := s.tu.Pick(ctx, o.Tune)
+		if err != nil {
+			return s.fail("%s: %v", o.Key, err)
+		}
+		s.printTable(stdout, o.Key, res, !printedHit)
+		if res.Cached {
+			*hits++
+			printedHit = true
+		} else {
+			*tunedKeys++
+		}
+		if winners != nil {
+			winners[o.Key] = res.Winner
+		}
+	}
+	return 0
 }
 
 // runSteps runs a subcommand's steps in order until one returns an exit

@@ -19,6 +19,25 @@ const (
 	tuneImportSummary = "read JSON lines written by tune export into the tune cache"
 )
 
+// The help of tune export and tune import.
+const (
+	tuneExportHelp = tuneExportSummary + ".\n\n" +
+		"Each line is one entry: {\"version\", \"device\", \"key\", \"candidates\",\n" +
+		"\"ranking\", \"timing\", \"created\"}. Machines with the same adapter identity\n" +
+		"tune once: export there, import on the others.\n\n" +
+		"With -cache-url it exports a fleet's cache: every entry in that Redis\n" +
+		"server, whichever machine stored it, with those of -cache that Redis lacks\n" +
+		"(the default -cache may then be missing; \"\" for none). A Redis server\n" +
+		"that does not answer makes it fail, after writing -cache's entries alone."
+	tuneImportHelp = tuneImportSummary + ".\n\n" +
+		"Entries replace those of the same adapter, key and candidates. A line of\n" +
+		"another cache version, or one that is not an entry, makes it import\n" +
+		"nothing and name the line.\n\n" +
+		"With -cache-url the entries go to that Redis server too, for the fleet\n" +
+		"that shares it (-cache \"\" for Redis alone). A Redis server that does not\n" +
+		"take them all makes it fail, saying how many are in -cache only."
+)
+
 // stdin is what tune import reads with -i -; tests replace it.
 var stdin io.Reader = os.Stdin
 
@@ -41,73 +60,40 @@ func isSet(fs *flag.FlagSet, name string) bool {
 }
 
 func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
-	fs := newFlagSet("tune export", tuneExportSummary+".\n\n"+
-		"Each line is one entry: {\"version\", \"device\", \"key\", \"candidates\",\n"+
-		"\"ranking\", \"timing\", \"created\"}. Machines with the same adapter identity\n"+
-		"tune once: export there, import on the others.\n\n"+
-		"With -cache-url it exports a fleet's cache: every entry in that Redis\n"+
-		"server, whichever machine stored it, with those of -cache that Redis lacks\n"+
-		"(the default -cache may then be missing; \"\" for none). A Redis server\n"+
-		"that does not answer makes it fail, after writing -cache's entries alone.")
-	cachePath := cacheFlag(fs)
-	cacheURL := fs.String("cache-url", "", "a Redis server that shares tune results with a fleet (as warmup's -cache-url): "+
-		"export its entries, with those of -cache that it lacks: "+cacheURLForm+`; "" for none`)
+	t := newTuneCaches("tune export", tuneExportHelp, "export its entries, with those of -cache that it lacks")
+	fs := t.fs
 	out := fs.String("o", "-", `output file; "-" is standard output`)
 	device := fs.String("device", "", "export only the entries of this adapter identity (the \"device\" field of a line)")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
-		fail := func(err error) int {
-			fmt.Fprintf(stderr, "streamgate tune export: %v\n", err)
-			return 1
-		}
-		if err := checkCacheURL(*cacheURL); err != nil {
-			return usageFail(stderr, "tune export", "%v", err)
-		}
-		if *cachePath == "" && *cacheURL == "" {
-			if isSet(fs, "cache") {
-				return usageFail(stderr, "tune export", `-cache "" and no -cache-url: nothing to export`)
-			}
-			_, err := tune.DefaultCachePath()
-			return fail(fmt.Errorf("%v: give -cache or -cache-url", err))
+		fail := func(err error) int { return t.fail(stderr, err) }
+		if code, ok := t.check(stderr, "nothing to export"); !ok {
+			return code
 		}
 		log := newCmdLog("tune export", stderr)
-		var local tune.Cache
-		from := *cachePath
-		_, err := os.Stat(*cachePath)
+		from := *t.path
+		_, err := os.Stat(*t.path)
 		switch {
-		case *cachePath == "":
-			local, from = tune.NewMemoryCache(), ""
-		case errors.Is(err, iofs.ErrNotExist) && (*cacheURL == "" || isSet(fs, "cache")):
-			return fail(fmt.Errorf("no tune cache at %s", *cachePath))
+		case *t.path == "":
+			t.local, from = tune.NewMemoryCache(), ""
+		case errors.Is(err, iofs.ErrNotExist) && (*t.url == "" || isSet(fs, "cache")):
+			return fail(fmt.Errorf("no tune cache at %s", *t.path))
 		case errors.Is(err, iofs.ErrNotExist): // the default file: none on this machine
-			local, from = tune.NewMemoryCache(), ""
+			t.local, from = tune.NewMemoryCache(), ""
 		default:
-			c, err := sqlitecache.Open(*cachePath, sqlitecache.WithLogger(log.logger()))
-			if err != nil && isSet(fs, "cache") {
-				return usageFail(stderr, "tune export", "%s", cacheAdvice(*cachePath, err))
+			if code, ok := t.openFile(stderr, log); !ok {
+				return code
 			}
-			if err != nil {
-				return fail(errors.New(cacheAdvice(*cachePath, err)))
-			}
-			local = c
 		}
-		c := local
-		var rc *rediscache.Cache
-		redisRep := &cacheReport{}
-		if *cacheURL != "" {
-			var openErr error
-			if rc, openErr, err = openRedis(*cacheURL, local, log); err != nil {
-				local.Close()
-				return fail(err)
-			}
-			redisRep.setRedis(*cacheURL, rc, openErr)
-			if openErr != nil {
-				log.warnf("%s", redisRep.redisProblem())
-			}
+		c := t.local
+		if *t.url != "" {
 			// The command says what the export holds when Redis is down;
 			// it tunes nothing.
-			log.mute("tune: Redis unavailable; Range lists the local cache only")
-			log.mute("tune: Redis unavailable; tuning from the local cache")
-			c = rangeContext{rc, ctx}
+			if code, ok := t.openRedis(stderr, log,
+				"tune: Redis unavailable; Range lists the local cache only",
+				"tune: Redis unavailable; tuning from the local cache"); !ok {
+				return code
+			}
+			c = rangeContext{t.rc, ctx}
 		}
 		defer c.Close()
 		w, closeOut := stdout, func() error { return nil }
@@ -125,7 +111,7 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 		if err != nil {
 			return fail(err)
 		}
-		if rc != nil && rc.Down() {
+		if t.rc != nil && t.rc.Down() {
 			// Range warned and listed the local cache: say what the
 			// export holds, and fail, as import does when Redis does not
 			// take its entries.
@@ -133,10 +119,10 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			if from != "" {
 				what = fmt.Sprintf("%d entries, from %s only", n, from)
 			}
-			return fail(fmt.Errorf("%s: the export holds %s", redisRep.redisProblem(), what))
+			return fail(fmt.Errorf("%s: the export holds %s", t.rep.redisProblem(), what))
 		}
-		if rc != nil {
-			from = joinSources(redacted(*cacheURL), from)
+		if t.rc != nil {
+			from = joinSources(redacted(*t.url), from)
 		}
 		fmt.Fprintf(stderr, "streamgate tune export: %d entries from %s\n", n, from)
 		return 0
@@ -153,31 +139,13 @@ func joinSources(server, file string) string {
 }
 
 func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
-	fs := newFlagSet("tune import", tuneImportSummary+".\n\n"+
-		"Entries replace those of the same adapter, key and candidates. A line of\n"+
-		"another cache version, or one that is not an entry, makes it import\n"+
-		"nothing and name the line.\n\n"+
-		"With -cache-url the entries go to that Redis server too, for the fleet\n"+
-		"that shares it (-cache \"\" for Redis alone). A Redis server that does not\n"+
-		"take them all makes it fail, saying how many are in -cache only.")
-	cachePath := cacheFlag(fs)
-	cacheURL := fs.String("cache-url", "", "a Redis server that shares tune results with a fleet (as warmup's -cache-url): "+
-		"store the entries there as well as in -cache: "+cacheURLForm+`; "" for none`)
+	t := newTuneCaches("tune import", tuneImportHelp, "store the entries there as well as in -cache")
+	fs := t.fs
 	in := fs.String("i", "-", `input file; "-" is standard input`)
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
-		fail := func(err error) int {
-			fmt.Fprintf(stderr, "streamgate tune import: %v\n", err)
-			return 1
-		}
-		if err := checkCacheURL(*cacheURL); err != nil {
-			return usageFail(stderr, "tune import", "%v", err)
-		}
-		if *cachePath == "" && *cacheURL == "" {
-			if isSet(fs, "cache") {
-				return usageFail(stderr, "tune import", `-cache "" and no -cache-url: nowhere to import into`)
-			}
-			_, err := tune.DefaultCachePath()
-			return fail(fmt.Errorf("%v: give -cache or -cache-url", err))
+		fail := func(err error) int { return t.fail(stderr, err) }
+		if code, ok := t.check(stderr, "nowhere to import into"); !ok {
+			return code
 		}
 		r := stdin
 		if *in != "-" {
@@ -189,51 +157,120 @@ func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 			r = f
 		}
 		log := newCmdLog("tune import", stderr)
-		var local tune.Cache = tune.NewMemoryCache()
-		if *cachePath != "" {
-			c, err := sqlitecache.Open(*cachePath, sqlitecache.WithLogger(log.logger()))
-			if err != nil && isSet(fs, "cache") {
-				return usageFail(stderr, "tune import", "%s", cacheAdvice(*cachePath, err))
+		t.local = tune.NewMemoryCache()
+		if *t.path != "" {
+			if code, ok := t.openFile(stderr, log); !ok {
+				return code
 			}
-			if err != nil {
-				return fail(errors.New(cacheAdvice(*cachePath, err)))
-			}
-			local = c
 		}
-		c, into := local, *cachePath
-		var rc *rediscache.Cache
-		redisRep := &cacheReport{}
-		if *cacheURL != "" {
-			var err, openErr error
-			if rc, openErr, err = openRedis(*cacheURL, local, log); err != nil {
-				local.Close()
-				return fail(err)
-			}
-			redisRep.setRedis(*cacheURL, rc, openErr)
-			if openErr != nil {
-				log.warnf("%s", redisRep.redisProblem())
-			}
+		c, into := t.local, *t.path
+		if *t.url != "" {
 			// The command says where the entries Redis lacks are; it
 			// tunes nothing.
-			log.mute("tune: closing with stores Redis never got")
-			log.mute("tune: Redis unavailable; tuning from the local cache")
-			c, into = rc, joinSources(redacted(*cacheURL), into)
+			if code, ok := t.openRedis(stderr, log,
+				"tune: closing with stores Redis never got",
+				"tune: Redis unavailable; tuning from the local cache"); !ok {
+				return code
+			}
+			c, into = t.rc, joinSources(redacted(*t.url), into)
 		}
 		defer c.Close()
 		n, err := tune.Import(r, c)
 		if err != nil {
 			return fail(err)
 		}
-		if rc != nil {
-			if p := rc.Pending(); p > 0 {
+		if t.rc != nil {
+			if p := t.rc.Pending(); p > 0 {
 				where := "nowhere: -cache is \"\""
-				if *cachePath != "" {
-					where = "in " + *cachePath + " only"
+				if *t.path != "" {
+					where = "in " + *t.path + " only"
 				}
-				return fail(fmt.Errorf("%d of %d entries did not reach Redis (%s); they are %s", p, n, redisRep.redisProblem(), where))
+				return fail(fmt.Errorf("%d of %d entries did not reach Redis (%s); they are %s", p, n, t.rep.redisProblem(), where))
 			}
 		}
 		fmt.Fprintf(stdout, "imported %d entries into %s\n", n, into)
 		return 0
 	}
+}
+
+// tuneCaches are the flags naming the caches tune export and tune import
+// work on, -cache and -cache-url, and the steps both take with them.
+type tuneCaches struct {
+	name string        // the command: "tune export"
+	fs   *flag.FlagSet // where the flags are
+	path *string       // -cache
+	url  *string       // -cache-url
+
+	local tune.Cache        // the -cache file, or one in memory in its stead
+	rc    *rediscache.Cache // the -cache-url server in front of local; nil for none
+	rep   *cacheReport      // what became of rc
+}
+
+// newTuneCaches makes the flag set of the command name, with its help,
+// and adds -cache and -cache-url to it; urlDoes says what the command does
+// with the Redis server.
+func newTuneCaches(name, help, urlDoes string) *tuneCaches {
+	fs := newFlagSet(name, help)
+	return &tuneCaches{name: name, fs: fs, path: cacheFlag(fs),
+		url: fs.String("cache-url", "", "a Redis server that shares tune results with a fleet (as warmup's -cache-url): "+
+			urlDoes+": "+cacheURLForm+`; "" for none`)}
+}
+
+// fail reports err and returns the exit status 1.
+func (t *tuneCaches) fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "streamgate %s: %v\n", t.name, err)
+	return 1
+}
+
+// check refuses a bad -cache-url, and no cache at all: a usage error when
+// the command line said -cache "" (which leaves the command with none to
+// do), a failure when the default cache path is unknown. ok is false when
+// it refused, with the exit status.
+func (t *tuneCaches) check(stderr io.Writer, none string) (code int, ok bool) {
+	if err := checkCacheURL(*t.url); err != nil {
+		return usageFail(stderr, t.name, "%v", err), false
+	}
+	if *t.path == "" && *t.url == "" {
+		if isSet(t.fs, "cache") {
+			return usageFail(stderr, t.name, `-cache "" and no -cache-url: %s`, none), false
+		}
+		_, err := tune.DefaultCachePath()
+		return t.fail(stderr, fmt.Errorf("%v: give -cache or -cache-url", err)), false
+	}
+	return 0, true
+}
+
+// openFile opens the -cache file as local. ok is false when it cannot,
+// with the exit status: a usage error for a -cache the command line gave.
+func (t *tuneCaches) openFile(stderr io.Writer, log *cmdLog) (code int, ok bool) {
+	c, err := sqlitecache.Open(*t.path, sqlitecache.WithLogger(log.logger()))
+	if err != nil && isSet(t.fs, "cache") {
+		return usageFail(stderr, t.name, "%s", cacheAdvice(*t.path, err)), false
+	}
+	if err != nil {
+		return t.fail(stderr, errors.New(cacheAdvice(*t.path, err))), false
+	}
+	t.local = c
+	return 0, true
+}
+
+// openRedis opens the -cache-url server as rc, in front of local, warns
+// when it does not answer, and mutes the cache's messages that the command
+// says better. ok is false, local closed and the exit status given, when
+// it cannot.
+func (t *tuneCaches) openRedis(stderr io.Writer, log *cmdLog, mute ...string) (code int, ok bool) {
+	rc, openErr, err := openRedis(*t.url, t.local, log)
+	if err != nil {
+		t.local.Close()
+		return t.fail(stderr, err), false
+	}
+	t.rc, t.rep = rc, &cacheReport{}
+	t.rep.setRedis(*t.url, rc, openErr)
+	if openErr != nil {
+		log.warnf("%s", t.rep.redisProblem())
+	}
+	for _, m := range mute {
+		log.mute(m)
+	}
+	return 0, true
 }

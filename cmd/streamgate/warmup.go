@@ -13,7 +13,6 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/internal/workload/decoder"
-	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
@@ -113,21 +112,15 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 // status.
 func warmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (code int) {
 	rep := warmupReport{Workload: workloadOps, M: cfg.M, N: cfg.N, K: cfg.K, Steps: cfg.steps, Winners: map[string]string{}}
-	s, code := openSetup(cfg.setupConfig(), stderr)
+	s, stdout, code := openSetup(cfg.setupConfig(), stdout, stderr)
 	if s == nil {
 		return code
 	}
-	defer s.close()
-	if cfg.json {
-		defer s.jsonOutput(&code, stdout, func() any { rep.Cache = s.cr.json(); return rep })
-		stdout = io.Discard
-	}
+	defer s.finish(&code, &rep, &rep.Cache)
 
 	fmt.Fprintf(stdout, "streamgate warmup: C = A·B (%d×%d · %d×%d), row softmax of C, sum of the softmax; %d real steps\n",
 		cfg.M, cfg.K, cfg.K, cfg.N, cfg.steps)
-	fmt.Fprintf(stdout, "adapter: %s\n", genrun.DescribeAdapter(s.d.Info()))
-	rep.Adapter = genrun.DescribeAdapter(s.d.Info())
-	s.cr.status(stdout)
+	rep.Adapter = s.describe(stdout, "")
 
 	w, a, b, err := newWorkload(s.d, cfg.shape, cfg.seed)
 	if err != nil {
@@ -312,5 +305,5 @@ func indent(s string) string {
 
 // setupConfig is warmup's part of [setupConfig].
 func (cfg warmupConfig) setupConfig() setupConfig {
-	return setupConfig{cmd: "warmup", cache: cfg.cache, adapter: cfg.adapter, compileWorkers: cfg.compileWorkers, timing: cfg.timing}
+	return setupConfig{cmd: "warmup", cache: cfg.cache, adapter: cfg.adapter, compileWorkers: cfg.compileWorkers, timing: cfg.timing, json: cfg.json}
 }

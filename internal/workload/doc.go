@@ -4,6 +4,8 @@
 //
 //   - kernels: the WGSL kernels of the workloads, one copy each;
 //   - decoder: the GPT-2-style decoder (the step and the generation);
+//   - scratch: the fresh buffers of a tune measurement, for the decoder
+//     and the warmup demo's ops;
 //   - genrun: the generation demo's steps, shared by the terminal and the
 //     browser page;
 //   - rawwgpu: the hand-written go-webgpu baselines the benchmarks compare

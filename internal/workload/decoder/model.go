@@ -6,12 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/streamgate/streamgate/internal/workload/kernels"
 	"math"
 	"unsafe"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/workload/kernels"
+	"github.com/streamgate/streamgate/internal/workload/scratch"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -292,38 +293,24 @@ func (m *Model) tuneOp(o *Op) tune.Op {
 // measurement does a real launch's work without touching the step's
 // buffers.
 func (m *Model) newInputs(slots []int) func(context.Context) ([]gpu.Buffer, func(), error) {
-	return func(context.Context) (_ []gpu.Buffer, _ func(), err error) {
-		var made []*wgpu.Buffer
-		release := func() {
-			for _, b := range made {
-				b.Release()
-			}
-		}
-		defer func() {
-			if err != nil {
-				release()
-			}
-		}()
-		in := make([]gpu.Buffer, 0, len(slots))
+	return scratch.Inputs(m.d, func(bufs *scratch.Buffers) error {
 		for _, i := range slots {
 			s := m.specs[i]
-			b, err := m.d.NewBuffer(s.Size, s.Usage)
+			b, err := bufs.New(s.Size, s.Usage)
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
-			made = append(made, b)
 			if s.Data != nil {
 				err = wgpu.Write(b, 0, s.Data)
 			} else {
 				err = b.Clear(0, s.Size)
 			}
 			if err != nil {
-				return nil, nil, err
+				return err
 			}
-			in = append(in, b)
 		}
-		return in, release, nil
-	}
+		return nil
+	})
 }
 
 // bytesOf returns v's bytes, little-endian as on every host this builds

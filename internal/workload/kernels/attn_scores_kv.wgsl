@@ -1,3 +1,8 @@
+// A deliberate variant of attn_scores.wgsl, the prefill's: the same scores
+// against the KV cache (the query rows at a position from the state
+// buffer, the key rows from the cache, fixed shapes), with bindings of its
+// own, so that neither kernel pays for the other's case.
+//
 // The attention scores against the KV cache: s[h][i][j] = q_i·k_j/√dh of
 // head h for the query row i at position base + i (base = state[0]) and
 // every cache row j ≤ base + i, MASKED for the later rows (the softmax

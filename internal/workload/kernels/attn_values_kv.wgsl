@@ -1,3 +1,8 @@
+// A deliberate variant of attn_values.wgsl, the prefill's: the same weighted
+// sum against the KV cache (the query rows at a position from the state
+// buffer, the value rows from the cache, fixed shapes), with bindings of its
+// own, so that neither kernel pays for the other's case.
+//
 // The attention's weighted sum against the KV cache: out[i][c] =
 // Σ_{j ≤ base+i} p[h][i][j] · v_j[c] for column c of head h = c / dh,
 // base = state[0], v_j row j of the value cache (max seq × width). The

@@ -49,12 +49,6 @@ type Program struct {
 	staging *gowgpu.Buffer // MapRead|CopyDst, RunRead's; nil until its first call
 }
 
-type dispatch struct {
-	pipe *gowgpu.ComputePipeline
-	bg   *gowgpu.BindGroup
-	wg   [3]uint32
-}
-
 // NewProgram compiles ks, makes and fills bs and the bind groups of ds on
 // r's device.
 func (r *Device) NewProgram(ks []KernelSpec, bs []BufferSpec, ds []DispatchSpec) (p *Program, err error) {
@@ -119,28 +113,9 @@ func (r *Device) NewProgram(ks []KernelSpec, bs []BufferSpec, ds []DispatchSpec)
 // OnePass records every dispatch in one compute pass, submits it at once
 // and waits for the GPU: one submit per step.
 func (p *Program) OnePass() error {
-	enc, err := p.r.dev.CreateCommandEncoder(nil)
-	if err != nil {
+	if err := p.r.submitPass(p.steps, bufferCopy{}); err != nil {
 		return err
 	}
-	defer enc.Release()
-	pass := enc.BeginComputePass(nil)
-	for _, d := range p.steps {
-		pass.SetPipeline(d.pipe)
-		pass.SetBindGroup(0, d.bg, nil)
-		pass.DispatchWorkgroups(d.wg[0], d.wg[1], d.wg[2])
-	}
-	err = pass.End()
-	pass.Release()
-	if err != nil {
-		return err
-	}
-	cmd, err := enc.Finish(nil)
-	if err != nil {
-		return err
-	}
-	p.r.queue.Submit(cmd)
-	cmd.Release()
 	p.r.Wait()
 	return nil
 }
@@ -149,28 +124,10 @@ func (p *Program) OnePass() error {
 // submit of its own — what a first attempt looks like — then waits for
 // the GPU.
 func (p *Program) SubmitEach() error {
-	for _, d := range p.steps {
-		enc, err := p.r.dev.CreateCommandEncoder(nil)
-		if err != nil {
+	for i := range p.steps {
+		if err := p.r.submitPass(p.steps[i:i+1], bufferCopy{}); err != nil {
 			return err
 		}
-		pass := enc.BeginComputePass(nil)
-		pass.SetPipeline(d.pipe)
-		pass.SetBindGroup(0, d.bg, nil)
-		pass.DispatchWorkgroups(d.wg[0], d.wg[1], d.wg[2])
-		err = pass.End()
-		pass.Release()
-		if err != nil {
-			enc.Release()
-			return err
-		}
-		cmd, err := enc.Finish(nil)
-		enc.Release()
-		if err != nil {
-			return err
-		}
-		p.r.queue.Submit(cmd)
-		cmd.Release()
 	}
 	p.r.Wait()
 	return nil
@@ -205,33 +162,14 @@ func (p *Program) RunRead(lo, hi int, each bool, read int, out []byte) error {
 		if each {
 			n = 1
 		}
-		enc, err := p.r.dev.CreateCommandEncoder(nil)
-		if err != nil {
+		var cp bufferCopy
+		if n == len(steps) { // the last submit: the copy too
+			cp = bufferCopy{src: p.bufs[read], dst: p.staging, size: size}
+		}
+		if err := p.r.submitPass(steps[:n], cp); err != nil {
 			return err
 		}
-		pass := enc.BeginComputePass(nil)
-		for _, d := range steps[:n] {
-			pass.SetPipeline(d.pipe)
-			pass.SetBindGroup(0, d.bg, nil)
-			pass.DispatchWorkgroups(d.wg[0], d.wg[1], d.wg[2])
-		}
-		err = pass.End()
-		pass.Release()
 		steps = steps[n:]
-		if err == nil && len(steps) == 0 {
-			err = enc.CopyBufferToBuffer(p.bufs[read], 0, p.staging, 0, size)
-		}
-		if err != nil {
-			enc.Release()
-			return err
-		}
-		cmd, err := enc.Finish(nil)
-		enc.Release()
-		if err != nil {
-			return err
-		}
-		p.r.queue.Submit(cmd)
-		cmd.Release()
 	}
 	var status gowgpu.BufferMapAsyncStatus
 	done := false

@@ -120,30 +120,68 @@ func Open(wgsl string, size uint64, adapter int) (r *Device, err error) {
 // own encoder, pass and submit — what users write by hand — then waits for
 // the GPU.
 func (r *Device) SubmitEach(n int, wg [3]uint32) error {
+	ds := [1]dispatch{{pipe: r.pipe, bg: r.bg, wg: wg}}
 	for j := 0; j < n; j++ {
-		enc, err := r.dev.CreateCommandEncoder(nil)
-		if err != nil {
+		if err := r.submitPass(ds[:], bufferCopy{}); err != nil {
 			return err
 		}
-		pass := enc.BeginComputePass(nil)
-		pass.SetPipeline(r.pipe)
-		pass.SetBindGroup(0, r.bg, nil)
-		pass.DispatchWorkgroups(wg[0], wg[1], wg[2])
-		err = pass.End()
-		pass.Release()
-		if err != nil {
-			enc.Release()
-			return err
-		}
-		cmd, err := enc.Finish(nil)
-		enc.Release()
-		if err != nil {
-			return err
-		}
-		r.queue.Submit(cmd)
-		cmd.Release()
 	}
 	r.dev.Poll(true, nil)
+	return nil
+}
+
+// dispatch is one dispatch: a pipeline, its bind group (group 0) and the
+// workgroup counts.
+type dispatch struct {
+	pipe *gowgpu.ComputePipeline
+	bg   *gowgpu.BindGroup
+	wg   [3]uint32
+}
+
+// bufferCopy is a copy of src's first size bytes to dst, recorded after a
+// pass; dst nil for none.
+type bufferCopy struct {
+	src, dst *gowgpu.Buffer
+	size     uint64
+}
+
+// submitPass records ds in one compute pass of a new encoder, then cp, and
+// submits the command buffer without waiting; see submit.
+func (r *Device) submitPass(ds []dispatch, cp bufferCopy) error {
+	enc, err := r.dev.CreateCommandEncoder(nil)
+	if err != nil {
+		return err
+	}
+	pass := enc.BeginComputePass(nil)
+	for _, d := range ds {
+		pass.SetPipeline(d.pipe)
+		pass.SetBindGroup(0, d.bg, nil)
+		pass.DispatchWorkgroups(d.wg[0], d.wg[1], d.wg[2])
+	}
+	return r.submit(enc, pass, cp)
+}
+
+// submit ends pass, records cp (when cp.dst is set), finishes enc and
+// submits its command buffer without waiting: the end of every recording
+// here. It releases the pass, the encoder and the command buffer either
+// way.
+func (r *Device) submit(enc *gowgpu.CommandEncoder, pass *gowgpu.ComputePassEncoder, cp bufferCopy) error {
+	err := pass.End()
+	pass.Release()
+	if err == nil && cp.dst != nil {
+		err = enc.CopyBufferToBuffer(cp.src, 0, cp.dst, 0, cp.size)
+	}
+	if err != nil {
+		enc.Release()
+		return err
+	}
+	cmd, err := enc.Finish(nil)
+	enc.Release()
+	if err != nil {
+		return err
+	}
+	r.queue.Submit(cmd)
+	cmd.Release()
 	return nil
 }
 
@@ -196,21 +234,7 @@ func (p *Pass) DispatchVariant(i int, x, y, z uint32) {
 // SubmitNoWait ends the pass and submits its command buffer without
 // waiting; [Device.Wait] waits. It releases the pass and the encoder either
 // way.
-func (p *Pass) SubmitNoWait() error {
-	defer p.enc.Release()
-	err := p.pass.End()
-	p.pass.Release()
-	if err != nil {
-		return err
-	}
-	cmd, err := p.enc.Finish(nil)
-	if err != nil {
-		return err
-	}
-	p.r.queue.Submit(cmd)
-	cmd.Release()
-	return nil
-}
+func (p *Pass) SubmitNoWait() error { return p.r.submit(p.enc, p.pass, bufferCopy{}) }
 
 // Wait waits until the GPU has run everything submitted.
 func (r *Device) Wait() { r.dev.Poll(true, nil) }
