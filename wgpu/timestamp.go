@@ -77,22 +77,27 @@ func (d *Device) timeStart(op string, id gpu.StreamID) (qs nQuerySet, resolve nB
 		return nQuerySet{}, nBuffer{}, err
 	}
 	defer s.mu.Unlock()
-	err = s.encodeLocked(op)
-	if err == nil {
-		err = s.endPassLocked(op) // a timestamp goes between passes
-	}
-	if err == nil {
-		err = s.openEncoderLocked(op)
-	}
-	if err == nil {
-		err = d.writeTimestamp(op, s.enc, qs, 0)
-	}
-	if err != nil {
+	if err := s.timestampLocked(op, qs, 0); err != nil {
 		qs.release()
 		resolve.release()
 		return nQuerySet{}, nBuffer{}, err
 	}
 	return qs, resolve, nil
+}
+
+// timestampLocked encodes the stream's recorded launches and writes
+// timestamp i of qs after them, between passes.
+func (s *stream) timestampLocked(op string, qs nQuerySet, i uint32) error {
+	if err := s.encodeLocked(op); err != nil {
+		return err
+	}
+	if err := s.endPassLocked(op); err != nil { // a timestamp goes between passes
+		return err
+	}
+	if err := s.openEncoderLocked(op); err != nil {
+		return err
+	}
+	return s.d.writeTimestamp(op, s.enc, qs, i)
 }
 
 // timeEnd writes the second timestamp, resolves both, submits the stream
@@ -108,16 +113,7 @@ func (d *Device) timeEnd(op string, id gpu.StreamID, qs nQuerySet, resolve nBuff
 		return pendingRead{}, err
 	}
 	defer s.mu.Unlock()
-	err = s.encodeLocked(op)
-	if err == nil {
-		err = s.endPassLocked(op) // a timestamp goes between passes
-	}
-	if err == nil {
-		err = s.openEncoderLocked(op)
-	}
-	if err == nil {
-		err = d.writeTimestamp(op, s.enc, qs, 1)
-	}
+	err = s.timestampLocked(op, qs, 1)
 	if err == nil {
 		err = d.resolveQuerySet(op, s.enc, qs, 0, 2, resolve, 0)
 	}
