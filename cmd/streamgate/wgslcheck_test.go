@@ -67,20 +67,21 @@ func writeWGSL(t *testing.T, files map[string]string) string {
 	return dir
 }
 
-func TestWGSLCheck(t *testing.T) {
-	dir := writeWGSL(t, map[string]string{"add.wgsl": addWGSL, "bad.wgsl": badWGSL, "override.wgsl": overrideWGSL, "paren.wgsl": parenWGSL})
-	add, bad, over := filepath.Join(dir, "add.wgsl"), filepath.Join(dir, "bad.wgsl"), filepath.Join(dir, "override.wgsl")
-	paren := filepath.Join(dir, "paren.wgsl")
-	missing := filepath.Join(dir, "missing.wgsl")
-	for _, tc := range []struct {
-		name       string
-		args       []string
-		code       int
-		stdout     []string // substrings of stdout
-		stderr     []string // substrings of stderr
-		notStdout  []string
-		emptyError bool // stderr is empty
-	}{
+// wgslCheckCase is one run of streamgate wgsl check for TestWGSLCheck.
+type wgslCheckCase struct {
+	name       string
+	args       []string
+	code       int
+	stdout     []string // substrings of stdout
+	stderr     []string // substrings of stderr
+	notStdout  []string
+	emptyError bool // stderr is empty
+}
+
+// wgslCheckFileCases check files without overrides: the report of a
+// valid one, the positions of errors, and every file reported.
+func wgslCheckFileCases(add, bad, paren, missing string) []wgslCheckCase {
+	return []wgslCheckCase{
 		{
 			name: "valid",
 			args: []string{add},
@@ -108,6 +109,20 @@ func TestWGSLCheck(t *testing.T) {
 			stdout: []string{add + ":\n", "    0      2        out"},
 			stderr: []string{bad + ":3:28: ", missing + ": no such file or directory\n"},
 		},
+		{
+			name:   "unclosed bracket at the bracket",
+			args:   []string{paren},
+			code:   1,
+			stderr: []string{paren + ":4:10: unclosed \"(\"\n"},
+		},
+		{name: "no files", code: 2, stderr: []string{"streamgate wgsl check: no files\nsee 'streamgate help wgsl check'\n"}},
+	}
+}
+
+// wgslCheckOverrideCases check the override file over (and add beside
+// it): -D, its errors, and -lowered.
+func wgslCheckOverrideCases(over, add string) []wgslCheckCase {
+	return []wgslCheckCase{
 		{
 			name:   "override without a value",
 			args:   []string{over},
@@ -146,12 +161,6 @@ func TestWGSLCheck(t *testing.T) {
 			stdout: []string{"@workgroup_size(4, 1, 1)"},
 		},
 		{
-			name:   "unclosed bracket at the bracket",
-			args:   []string{paren},
-			code:   1,
-			stderr: []string{paren + ":4:10: unclosed \"(\"\n"},
-		},
-		{
 			name:   "-D past a device limit",
 			args:   []string{"-D", "WG=512", over},
 			code:   1,
@@ -174,26 +183,38 @@ func TestWGSLCheck(t *testing.T) {
 			},
 			emptyError: true,
 		},
-		{name: "no files", code: 2, stderr: []string{"streamgate wgsl check: no files\nsee 'streamgate help wgsl check'\n"}},
 		{name: "bad -D", args: []string{"-D", "WG", over}, code: 2, stderr: []string{`invalid value "WG" for flag -D`}},
 		{name: "bad -D value", args: []string{"-D", "WG=lots", over}, code: 2, stderr: []string{`"lots" is not a number`}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, out, errOut := runCmd(t, append([]string{"wgsl", "check"}, tc.args...)...)
-			assert.Equal(t, tc.code, code, "wgsl check %s: exit status\nstdout:\n%s\nstderr:\n%s", strings.Join(tc.args, " "), out, errOut)
-			for _, s := range tc.stdout {
-				assert.Contains(t, out, s, "stdout")
-			}
-			for _, s := range tc.notStdout {
-				assert.NotContains(t, out, s, "stdout")
-			}
-			for _, s := range tc.stderr {
-				assert.Contains(t, errOut, s, "stderr")
-			}
-			if tc.emptyError {
-				assert.Empty(t, errOut, "stderr")
-			}
-		})
+	}
+}
+
+func TestWGSLCheck(t *testing.T) {
+	dir := writeWGSL(t, map[string]string{"add.wgsl": addWGSL, "bad.wgsl": badWGSL, "override.wgsl": overrideWGSL, "paren.wgsl": parenWGSL})
+	add, bad, over := filepath.Join(dir, "add.wgsl"), filepath.Join(dir, "bad.wgsl"), filepath.Join(dir, "override.wgsl")
+	paren := filepath.Join(dir, "paren.wgsl")
+	missing := filepath.Join(dir, "missing.wgsl")
+	cases := append(wgslCheckFileCases(add, bad, paren, missing), wgslCheckOverrideCases(over, add)...)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) { checkWGSLCheck(t, tc) })
+	}
+}
+
+// checkWGSLCheck runs streamgate wgsl check with tc's arguments and checks
+// its exit status and output.
+func checkWGSLCheck(t *testing.T, tc wgslCheckCase) {
+	code, out, errOut := runCmd(t, append([]string{"wgsl", "check"}, tc.args...)...)
+	assert.Equal(t, tc.code, code, "wgsl check %s: exit status\nstdout:\n%s\nstderr:\n%s", strings.Join(tc.args, " "), out, errOut)
+	for _, s := range tc.stdout {
+		assert.Contains(t, out, s, "stdout")
+	}
+	for _, s := range tc.notStdout {
+		assert.NotContains(t, out, s, "stdout")
+	}
+	for _, s := range tc.stderr {
+		assert.Contains(t, errOut, s, "stderr")
+	}
+	if tc.emptyError {
+		assert.Empty(t, errOut, "stderr")
 	}
 }
 
