@@ -3,6 +3,8 @@ package sqlitecache
 import (
 	"errors"
 	"log/slog"
+
+	"github.com/streamgate/streamgate/internal/low/cacheopt"
 )
 
 // Version is the format version of the cache file. Changing it makes every
@@ -15,17 +17,9 @@ const Version = 2
 var ErrNotCache = errors.New("not a streamgate tune cache")
 
 // An Option configures [Open].
-type Option interface{ apply(*config) }
-
-type optionFunc func(*config)
-
-func (f optionFunc) apply(c *config) { f(c) }
-
-type config struct {
-	log *slog.Logger
-}
+type Option = cacheopt.Option
 
 // WithLogger sends the cache's warnings (an entry that does not decode, a
 // version-1 file upgraded, a read-only file's first store) to l. By default
 // they go to slog.Default(), warnings and above.
-func WithLogger(l *slog.Logger) Option { return optionFunc(func(c *config) { c.log = l }) }
+func WithLogger(l *slog.Logger) Option { return cacheopt.WithLogger(l) }

@@ -21,7 +21,7 @@ import (
 
 	"modernc.org/sqlite" // the pure-Go SQLite driver: it builds without cgo
 
-	"github.com/streamgate/streamgate/internal/low/slogwarn"
+	"github.com/streamgate/streamgate/internal/low/cacheopt"
 	"github.com/streamgate/streamgate/tune"
 )
 
@@ -61,11 +61,7 @@ type Cache struct {
 // a cache of a newer version. On any error Open returns a nil *Cache: the
 // caller decides whether to tune with [tune.NewMemoryCache] instead.
 func Open(path string, opts ...Option) (*Cache, error) {
-	cfg := config{log: slogwarn.New()}
-	for _, o := range opts {
-		o.apply(&cfg)
-	}
-	c, err := open(path, cfg)
+	c, err := open(path, cacheopt.Of(opts))
 	if err != nil {
 		return nil, fmt.Errorf("tune: cache %s: %w", path, err)
 	}
@@ -107,7 +103,7 @@ func checkHeader(path string) (int64, error) {
 	return info.Size(), nil
 }
 
-func open(path string, cfg config) (*Cache, error) {
+func open(path string, cfg cacheopt.Config) (*Cache, error) {
 	size, err := checkHeader(path)
 	if err != nil {
 		return nil, err
@@ -132,7 +128,7 @@ func open(path string, cfg config) (*Cache, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Cache{db: db, log: cfg.log, path: path}, nil
+	return &Cache{db: db, log: cfg.Log, path: path}, nil
 }
 
 // openReadOnly opens a cache file that this process must not write. A file
@@ -140,7 +136,7 @@ func open(path string, cfg config) (*Cache, error) {
 // shipped) is opened immutable: SQLite then takes no lock and makes no
 // -shm file, which a read-only directory would refuse. With a log beside
 // it, it is opened read-only so that the log's entries are read too.
-func openReadOnly(path string, cfg config) (*Cache, error) {
+func openReadOnly(path string, cfg cacheopt.Config) (*Cache, error) {
 	dsn := fmt.Sprintf("file:%s?mode=ro&_pragma=busy_timeout(%d)", path, busyTimeout.Milliseconds())
 	if _, err := os.Lstat(path + "-wal"); errors.Is(err, fs.ErrNotExist) {
 		dsn = fmt.Sprintf("file:%s?mode=ro&immutable=1", path)
@@ -168,14 +164,14 @@ func openReadOnly(path string, cfg config) (*Cache, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Cache{db: db, log: cfg.log, path: path, ro: newOverlay()}, nil
+	return &Cache{db: db, log: cfg.Log, path: path, ro: newOverlay()}, nil
 }
 
 // initSQLite sets WAL mode (once per file), checks or creates the schema,
 // and checks the file's integrity; each step retries while another process
 // holds a lock, until ctx ends.
-func initSQLite(ctx context.Context, db *sql.DB, cfg config) error {
-	steps := []func(context.Context, *sql.DB, config) error{checkIdentity, setWAL, createSchema, quickCheck}
+func initSQLite(ctx context.Context, db *sql.DB, cfg cacheopt.Config) error {
+	steps := []func(context.Context, *sql.DB, cacheopt.Config) error{checkIdentity, setWAL, createSchema, quickCheck}
 	for _, step := range steps {
 		if err := retryBusy(ctx, func() error { return step(ctx, db, cfg) }); err != nil {
 			return err
@@ -206,7 +202,7 @@ func identity(ctx context.Context, q interface {
 
 // checkIdentity refuses, before anything is written, a database that is
 // neither new nor a streamgate tune cache of this or an older version.
-func checkIdentity(ctx context.Context, db *sql.DB, _ config) error {
+func checkIdentity(ctx context.Context, db *sql.DB, _ cacheopt.Config) error {
 	appID, version, tables, err := identity(ctx, db)
 	if err != nil {
 		return err
@@ -227,7 +223,7 @@ func identityError(appID, version int, tables []string) error {
 }
 
 // setWAL switches the file to WAL mode unless it is in it already.
-func setWAL(ctx context.Context, db *sql.DB, _ config) error {
+func setWAL(ctx context.Context, db *sql.DB, _ cacheopt.Config) error {
 	var mode string
 	if err := db.QueryRowContext(ctx, `PRAGMA journal_mode`).Scan(&mode); err != nil {
 		return err
@@ -246,7 +242,7 @@ func setWAL(ctx context.Context, db *sql.DB, _ config) error {
 
 // createSchema creates the tables of a new file, or upgrades an older
 // version's (their entries are misses anyway), in one transaction.
-func createSchema(ctx context.Context, db *sql.DB, cfg config) error {
+func createSchema(ctx context.Context, db *sql.DB, cfg cacheopt.Config) error {
 	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: waits for other writers
 	if err != nil {
 		return err
@@ -263,7 +259,7 @@ func createSchema(ctx context.Context, db *sql.DB, cfg config) error {
 		return nil // another process made it, or an earlier run
 	}
 	if len(tables) > 0 {
-		cfg.log.Warn("tune: upgrading the cache; its older entries are dropped", "from", max(version, 1), "to", Version)
+		cfg.Log.Warn("tune: upgrading the cache; its older entries are dropped", "from", max(version, 1), "to", Version)
 	}
 	for _, name := range tables {
 		if _, err := tx.ExecContext(ctx, `DROP TABLE "`+name+`"`); err != nil {
@@ -291,7 +287,7 @@ func createSchema(ctx context.Context, db *sql.DB, cfg config) error {
 
 // quickCheck makes a file that opens but is damaged fail now rather than on
 // first use.
-func quickCheck(ctx context.Context, db *sql.DB, _ config) error {
+func quickCheck(ctx context.Context, db *sql.DB, _ cacheopt.Config) error {
 	var check string
 	if err := db.QueryRowContext(ctx, `PRAGMA quick_check`).Scan(&check); err != nil {
 		return err

@@ -3,6 +3,8 @@ package webcache
 import (
 	"errors"
 	"log/slog"
+
+	"github.com/streamgate/streamgate/internal/low/cacheopt"
 )
 
 // DefaultPrefix starts the storage key of every entry of a cache opened
@@ -19,16 +21,9 @@ const Version = 1
 // may not store).
 var ErrUnsupported = errors.New("webcache: no browser storage")
 
-// An Option configures [Open]; nil options are ignored.
-type Option func(*config)
-
-// config is what the options set.
-type config struct {
-	log *slog.Logger
-}
+// An Option configures [Open].
+type Option = cacheopt.Option
 
 // WithLogger sends the cache's warnings (an item that does not decode) to
 // l. By default they go to slog.Default(), warnings and above.
-func WithLogger(l *slog.Logger) Option {
-	return func(c *config) { c.log = l }
-}
+func WithLogger(l *slog.Logger) Option { return cacheopt.WithLogger(l) }

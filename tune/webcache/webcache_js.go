@@ -10,7 +10,7 @@ import (
 	"slices"
 	"syscall/js"
 
-	"github.com/streamgate/streamgate/internal/low/slogwarn"
+	"github.com/streamgate/streamgate/internal/low/cacheopt"
 	"github.com/streamgate/streamgate/tune"
 )
 
@@ -36,12 +36,7 @@ func Open(prefix string, opts ...Option) (*Cache, error) {
 }
 
 func open(prefix string, storage js.Value, opts []Option) (c *Cache, err error) {
-	cfg := config{log: slogwarn.New()}
-	for _, o := range opts {
-		if o != nil {
-			o(&cfg)
-		}
-	}
+	cfg := cacheopt.Of(opts)
 	if prefix == "" {
 		prefix = DefaultPrefix
 	}
@@ -54,7 +49,7 @@ func open(prefix string, storage js.Value, opts []Option) (c *Cache, err error) 
 	if storage.IsUndefined() || storage.IsNull() {
 		return nil, fmt.Errorf("%w: this JavaScript environment has no localStorage (a worker, or not a browser)", ErrUnsupported)
 	}
-	return &Cache{storage: storage, prefix: prefix, log: cfg.log}, nil
+	return &Cache{storage: storage, prefix: prefix, log: cfg.Log}, nil
 }
 
 // get reads v[name] through Reflect.get: syscall/js's Value.Get does not
