@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -23,7 +23,7 @@ import (
 // that got past the closed check after Close retired the stream used to
 // make the stream anew, return nil and never run).
 func TestGPULaunchRacesClose(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	buf := newCounter(t, d)
 	streams := d.Stats().StreamsLive

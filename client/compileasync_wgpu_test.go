@@ -13,8 +13,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -25,7 +25,7 @@ import (
 func TestIssue32DiscardCompileAsync(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
-			d := gputest.Open(t, wgpu.Options{CompileWorkers: workers})
+			d := streamgatetest.OpenDevice(t, wgpu.Options{CompileWorkers: workers})
 			r := registry.New()
 			r.SetProcessMode(registry.ProcessCompileAndAutotune)
 			c := client.New(d, client.WithRegistry(r))

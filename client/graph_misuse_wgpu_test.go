@@ -21,8 +21,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -47,7 +47,7 @@ func captureN(t *testing.T, c *client.Client, buf *wgpu.Buffer, n int) *client.G
 // client launching and capturing with exact counts.
 func TestGPUCaptureStepPanics(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	c := client.New(d, client.WithRegistry(registry.New()))
 	buf := newCounter(t, d)
 	for _, v := range []any{"in step", fmt.Errorf("step failed: %w", context.Canceled)} {
@@ -79,7 +79,7 @@ func TestGPUCaptureStepPanics(t *testing.T) {
 func TestGPUCaptureStepGoroutines(t *testing.T) {
 	for _, pm := range []registry.ProcessMode{registry.ProcessExecute, registry.ProcessCompileAndAutotune} {
 		t.Run(pm.String(), func(t *testing.T) {
-			d := gputest.Open(t)
+			d := streamgatetest.OpenDevice(t)
 			r := registry.New()
 			r.SetProcessMode(pm)
 			c := client.New(d, client.WithRegistry(r))
@@ -135,7 +135,7 @@ func TestGPUCaptureStepGoroutines(t *testing.T) {
 func TestGPUCaptureNesting(t *testing.T) {
 	for _, policy := range []client.StreamPolicy{client.PerClient, client.Single} {
 		t.Run(policy.String(), func(t *testing.T) {
-			d := gputest.Open(t)
+			d := streamgatetest.OpenDevice(t)
 			r := registry.New()
 			a := client.New(d, client.WithRegistry(r), client.WithStreamPolicy(policy))
 			b := client.New(d, client.WithRegistry(r), client.WithStreamPolicy(policy))
@@ -180,7 +180,7 @@ func TestGPUCaptureNesting(t *testing.T) {
 // through the device's recorder, replays (executed and discarded),
 // checks, and releases, before and after the device's Close.
 func TestGPUEmptyGraph(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	c := client.New(d, client.WithRegistry(r))
 	g, err := c.Capture(func() error { return nil })
@@ -232,7 +232,7 @@ func TestGPUEmptyGraph(t *testing.T) {
 // Release after the device's Close, the client's Close then Release, a
 // closed client's graph replayed through another client.
 func TestGPUGraphLifecycle(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	c := client.New(d, client.WithRegistry(r))
 	buf := newCounter(t, d)
@@ -284,7 +284,7 @@ func TestGPUGraphLifecycle(t *testing.T) {
 // a buffer of another device, and a buffer released inside the step.
 func TestGPUReplayBufferChanges(t *testing.T) {
 	ctx := context.Background()
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	c := client.New(d, client.WithRegistry(r))
 
@@ -359,7 +359,7 @@ func TestGPUReplayBufferChanges(t *testing.T) {
 	})
 
 	t.Run("another device", func(t *testing.T) {
-		d2 := gputest.Open(t)
+		d2 := streamgatetest.OpenDevice(t)
 		foreign := newCounter(t, d2)
 		mine := newCounter(t, d)
 		g, err := c.Capture(func() error {
@@ -393,7 +393,7 @@ func TestGPUReplayBufferChanges(t *testing.T) {
 // read-backs: every read-back, and the end, sees the exact count.
 func TestGPUGraphOverMaxBatch(t *testing.T) {
 	ctx := context.Background()
-	d := gputest.Open(t, wgpu.Options{MaxBatch: 5})
+	d := streamgatetest.OpenDevice(t, wgpu.Options{MaxBatch: 5})
 	c := client.New(d, client.WithRegistry(registry.New()))
 	buf := newCounter(t, d)
 	g, err := c.Capture(func() error {
@@ -558,7 +558,7 @@ func TestGPUReplayRacesCloses(t *testing.T) {
 // graph.
 func TestGPUCaptureStepSideEffects(t *testing.T) {
 	ctx := context.Background()
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	c := client.New(d, client.WithRegistry(r))
 	buf := newCounter(t, d)
@@ -604,7 +604,7 @@ func TestGPUCaptureStepSideEffects(t *testing.T) {
 	assert.ErrorIs(t, err, client.ErrClosed)
 	assert.False(t, c.Capturing())
 
-	d2 := gputest.Open(t)
+	d2 := streamgatetest.OpenDevice(t)
 	c2 := client.New(d2, client.WithRegistry(r))
 	buf2 := newCounter(t, d2)
 	g, err = c2.Capture(func() error {

@@ -15,8 +15,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -33,7 +33,7 @@ fn main() {
 // discards: every kernel compiles, nothing runs; the real pass replays the
 // graph and compiles nothing.
 func TestGPUWarmupIsCapture(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompile)
 	c := client.New(d, client.WithRegistry(r))
@@ -61,7 +61,7 @@ func TestGPUWarmupIsCapture(t *testing.T) {
 // overrides released in random orders, from several goroutines, and checks
 // the device's count against the registry's verdict for each replay.
 func TestGPUReplayOverridesOutOfOrder(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
 	c := client.New(d, client.WithRegistry(r))
@@ -115,7 +115,7 @@ func TestGPUReplayOverridesOutOfOrder(t *testing.T) {
 // TestGPUReplayAfterRelease checks that a replay of a graph whose buffer
 // was released is an error naming it and runs nothing.
 func TestGPUReplayAfterRelease(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	c := client.New(d, client.WithRegistry(registry.New()))
 	keep := newCounter(t, d)
 	gone, err := d.NewBuffer(4, 0)
@@ -140,7 +140,7 @@ func TestGPUReplayAfterRelease(t *testing.T) {
 // returns nil or an error, none crashes (under -race and cgocheck2 in make
 // test), and after the closes every replay returns ErrClosed.
 func TestGPUReplayRaces(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	shared := newCounter(t, d)
 	own, err := d.NewBuffer(4, 0)

@@ -10,8 +10,8 @@ package client_test
 import (
 	"testing"
 
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/internal/low/testhook"
+	"github.com/streamgate/streamgate/streamgatetest"
 )
 
 // TestLifecycleModelCatchesResurrection: on a device made to recreate the
@@ -26,7 +26,7 @@ func TestLifecycleModelCatchesResurrection(t *testing.T) {
 	// not all; run rounds until one is caught, up to a bound no correct
 	// run of this defect gets near.
 	for attempt := range 10 {
-		d := gputest.Open(t)
+		d := streamgatetest.OpenDevice(t)
 		if errs, _ := lifecycleModel(t, d, 25, uint64(100+attempt)); len(errs) > 0 {
 			t.Logf("attempt %d caught: %v", attempt, errs[0])
 			return

@@ -25,8 +25,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -337,7 +337,7 @@ func TestLifecycleModel(t *testing.T) {
 	case testing.Short() || raceEnabled:
 		rounds = 8
 	}
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	start := time.Now()
 	errs, left := lifecycleModel(t, d, rounds, 1)
 	for i, err := range errs {

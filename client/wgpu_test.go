@@ -13,8 +13,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -57,7 +57,7 @@ func launchN(t *testing.T, c *client.Client, buf *wgpu.Buffer, n int) {
 }
 
 func TestGPUCompileDiscardsAndBatchCompilesOnce(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompile)
 	c := client.New(d, client.WithRegistry(r))
@@ -80,7 +80,7 @@ func TestGPUCompileDiscardsAndBatchCompilesOnce(t *testing.T) {
 }
 
 func TestGPUCompileAndAutotuneCompilesNow(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
 	c := client.New(d, client.WithRegistry(r))
@@ -95,7 +95,7 @@ func TestGPUCompileAndAutotuneCompilesNow(t *testing.T) {
 }
 
 func TestGPUMeasure(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
 	a := client.New(d, client.WithRegistry(r))
@@ -113,7 +113,7 @@ func TestGPUMeasure(t *testing.T) {
 }
 
 func TestGPUSameStreamOtherDevice(t *testing.T) {
-	d1, d2 := gputest.Open(t), gputest.Open(t)
+	d1, d2 := streamgatetest.OpenDevice(t), streamgatetest.OpenDevice(t)
 	require.NotEqual(t, d1.ServiceID(), d2.ServiceID())
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompile)
@@ -132,7 +132,7 @@ func TestGPUSameStreamOtherDevice(t *testing.T) {
 }
 
 func TestGPUSingleOtherGoroutine(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompile)
 	a := client.New(d, client.WithRegistry(r), client.WithStreamPolicy(client.Single))
@@ -157,7 +157,7 @@ func TestGPUSingleOtherGoroutine(t *testing.T) {
 // launch on the one shared stream at once; during a measurement every
 // launch executes exactly once.
 func TestGPUSingleConcurrentLaunches(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompile)
 	buf := newCounter(t, d)
@@ -183,7 +183,7 @@ func TestGPUSingleConcurrentLaunches(t *testing.T) {
 }
 
 func TestGPUNestedOutOfOrderFromOtherGoroutines(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompile)
 	c := client.New(d, client.WithRegistry(r))
@@ -220,7 +220,7 @@ func TestGPUNestedOutOfOrderFromOtherGoroutines(t *testing.T) {
 // counter, launch while measurements open and close at random; the GPU
 // count equals the launches issued while the stream executed.
 func TestGPUConcurrentMeasurements(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
 	const goroutines = 8
@@ -277,7 +277,7 @@ func TestGPUConcurrentMeasurements(t *testing.T) {
 }
 
 func TestGPULaunchErrorsLoseNothing(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	c := client.New(d, client.WithRegistry(r))
 	buf := newCounter(t, d)
@@ -309,7 +309,7 @@ fn main() {
 }
 `
 	two := gpu.NewKernel("two", twoWGSL, "main")
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	big, err := d.NewBuffer(256, 0)
 	require.NoError(t, err)
 	t.Cleanup(big.Release)
@@ -370,7 +370,7 @@ fn main() {
 // the real device allocates nothing once its kernel is compiled and its
 // bind group cached (issue 14).
 func TestExecutedLaunchAllocatesNothing(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	c := client.New(d, client.WithRegistry(r))
 	defer c.Close()

@@ -12,8 +12,8 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -41,7 +41,7 @@ fn main(@builtin(local_invocation_index) i: u32) {
 // A capture of the decided key measures nothing.
 func TestGPUCaptureMeetsTune(t *testing.T) {
 	ctx := context.Background()
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
 	c := client.New(d, client.WithRegistry(r))

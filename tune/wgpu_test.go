@@ -18,6 +18,7 @@ import (
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/tune/sqlitecache"
 	"github.com/streamgate/streamgate/wgpu"
@@ -72,7 +73,7 @@ type gpuSetup struct {
 
 func setupGPU(t *testing.T) gpuSetup {
 	t.Helper()
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	r := registry.New()
 	r.SetProcessMode(registry.ProcessCompileAndAutotune)
 	buf, err := d.NewBuffer(64*4, 0)
@@ -193,7 +194,7 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 // measurements ran on buffers NewInputs made. Before, y was updated by
 // every measurement too (about 25 times). Defect 1.
 func TestIssue12_GPUInPlaceKernelUpdatedOnce(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c := client.New(d, client.WithRegistry(registry.New())) // ProcessExecute: the real run runs

@@ -8,6 +8,7 @@ import (
 
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/gputest"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -17,7 +18,7 @@ func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakCh
 // adapter it skips t, or fails it when STREAMGATE_REQUIRE_ADAPTER=1.
 func openTestDevice(t testing.TB, opts ...wgpu.Options) *wgpu.Device {
 	t.Helper()
-	return gputest.Open(t, opts...)
+	return streamgatetest.OpenDevice(t, opts...)
 }
 
 const addWGSL = `

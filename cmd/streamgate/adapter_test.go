@@ -9,14 +9,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/streamgate/streamgate/internal/gputest"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
 // TestAdapterFlag: info, warmup and bench take -adapter; a good index opens
 // that adapter, a bad name fails with the list of adapters.
 func TestAdapterFlag(t *testing.T) {
-	d := gputest.Open(t) // skips without an adapter
+	d := streamgatetest.OpenDevice(t) // skips without an adapter
 	want := d.Info()
 	idx := -1
 	list, err := wgpu.Adapters()

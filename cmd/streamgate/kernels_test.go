@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/client"
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -23,7 +23,7 @@ import (
 // a device: its constants set its workgroup size, and it binds the buffers
 // its op passes, in order.
 func TestKernelsCheck(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	w, _, _, err := newWorkload(d, shape{M: 8, N: 8, K: 8}, 1)
 	require.NoError(t, err)
 	defer w.release()
@@ -71,7 +71,7 @@ func TestKernelsCheck(t *testing.T) {
 // TestCandidatesCorrect runs every candidate of every op on its own and
 // checks it against the CPU reference: the tuner may pick any of them.
 func TestCandidatesCorrect(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	ctx := context.Background()
 	c := client.New(d, client.WithRegistry(registry.New())) // ProcessExecute
 	defer c.Close()
@@ -131,7 +131,7 @@ func TestCandidatesCorrect(t *testing.T) {
 // TestReduceExact sums integers, which float32 adds exactly, so any element
 // a candidate drops or counts twice shows.
 func TestReduceExact(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	ctx := context.Background()
 	c := client.New(d, client.WithRegistry(registry.New()))
 	defer c.Close()
@@ -158,7 +158,7 @@ func TestReduceExact(t *testing.T) {
 }
 
 func TestNewWorkloadRejectsBadShapes(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	lim := int(d.Limits().MaxComputeWorkgroupsPerDimension)
 	for _, sh := range []shape{{0, 1, 1}, {1, -1, 1}, {lim + 1, 1, 1}, {1 << 16, 1 << 16, 1}} {
 		_, _, _, err := newWorkload(d, sh, 1)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 )
 
 func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
@@ -24,7 +25,7 @@ const launchCases = true
 
 // needAdapter skips t, or fails it under STREAMGATE_REQUIRE_ADAPTER=1, when
 // the machine has no WebGPU adapter.
-func needAdapter(t *testing.T) { gputest.Open(t) }
+func needAdapter(t *testing.T) { streamgatetest.OpenDevice(t) }
 
 // small sizes, none a multiple of a tile, so every bounds check runs.
 var smallWarmup = []string{"warmup", "-workload", "ops", "-m", "40", "-n", "36", "-k", "20", "-steps", "3"}
@@ -40,7 +41,7 @@ func count(t *testing.T, s, re string) int {
 }
 
 func TestWarmupTunesThenHitsTheCache(t *testing.T) {
-	gputest.Open(t) // skips, or fails under STREAMGATE_REQUIRE_ADAPTER=1, without an adapter
+	streamgatetest.OpenDevice(t) // skips, or fails under STREAMGATE_REQUIRE_ADAPTER=1, without an adapter
 	cache := filepath.Join(t.TempDir(), "tune.db")
 	args := append(smallWarmup, "-cache", cache)
 
@@ -85,7 +86,7 @@ func TestWarmupTunesThenHitsTheCache(t *testing.T) {
 // error, with what to do; an unusable default -cache is a warning, and the
 // run goes on in memory.
 func TestWarmupUnusableCache(t *testing.T) {
-	gputest.Open(t)
+	streamgatetest.OpenDevice(t)
 	file := filepath.Join(t.TempDir(), "file")
 	require.NoError(t, os.WriteFile(file, nil, 0o644))
 	args := append(smallWarmup, "-steps", "1", "-timing", "wall", "-cache", filepath.Join(file, "tune.db"))
@@ -107,7 +108,7 @@ func TestWarmupUnusableCache(t *testing.T) {
 }
 
 func TestInfo(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	code, out, errOut := runCmd(t, "info")
 	require.Equal(t, 0, code, "stderr:\n%s", errOut)
 	t.Log("\n" + out)

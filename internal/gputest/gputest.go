@@ -12,7 +12,6 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -49,11 +48,3 @@ func RunLeakChecked(m *testing.M) int {
 // Required reports whether tests must fail, rather than skip, without an
 // adapter: STREAMGATE_REQUIRE_ADAPTER=1, as make test and CI set.
 func Required() bool { return os.Getenv("STREAMGATE_REQUIRE_ADAPTER") == "1" }
-
-// Open opens a device for t and closes it when t ends. Without an adapter it
-// skips t, or fails it when [Required]: it is the public test kit's
-// streamgatetest.OpenDevice.
-func Open(t testing.TB, opts ...wgpu.Options) *wgpu.Device {
-	t.Helper()
-	return streamgatetest.OpenDevice(t, opts...)
-}

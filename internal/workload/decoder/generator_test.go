@@ -9,9 +9,9 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 )
 
 // smallGen is small's decoder with a maximum sequence length of 16: a
@@ -61,7 +61,7 @@ func generate(t *testing.T, g *decoder.Generator, c *client.Client, launch func(
 
 func newGenerator(t testing.TB) (*decoder.Generator, decoder.Generation, *client.Client) {
 	t.Helper()
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	w := decoder.NewWeights(smallGen)
 	prompt := w.Tokens[:smallPrompt]
 	g, err := decoder.NewGenerator(d, smallGen, w, prompt)

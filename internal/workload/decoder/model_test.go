@@ -10,6 +10,7 @@ import (
 	"github.com/streamgate/streamgate/internal/gputest"
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 )
 
 func TestMain(m *testing.M) { gputest.Main(m.Run) }
@@ -23,7 +24,7 @@ var small = decoder.Config{Layers: 2, Width: 36, Heads: 3, Seq: 9, Vocab: 50, Se
 // (the other ops on their first) and checks the logits against the CPU
 // reference.
 func TestVariantsMatchReference(t *testing.T) {
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	w := decoder.NewWeights(small)
 	want := decoder.Reference(small, w)
 	m, err := decoder.NewModel(d, small, w, true)

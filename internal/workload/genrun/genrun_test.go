@@ -14,6 +14,7 @@ import (
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/tune"
 )
 
@@ -66,7 +67,7 @@ func warmedUp(t *testing.T, g *decoder.Generator) (*client.Client, *client.Graph
 
 func newGenerator(t *testing.T) *decoder.Generator {
 	t.Helper()
-	d := gputest.Open(t)
+	d := streamgatetest.OpenDevice(t)
 	w := decoder.NewWeights(small)
 	g, err := decoder.NewGenerator(d, small, w, w.Tokens[:5])
 	if err != nil {
