@@ -4,6 +4,7 @@ package wgpu
 
 import (
 	"context"
+	"slices"
 	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
@@ -142,17 +143,22 @@ func (d *Device) recordRecent(id gpu.StreamID, p *pipeline, workgroups [3]uint32
 		s.mu.Unlock()
 		return false
 	}
-	first := len(s.cmds)
-	s.cmds = append(s.cmds, cmdLaunch, uint32(p.pipe), uint32(len(p.groups)))
+	// The launch's commands go past len(s.cmds) and are kept by the one
+	// reslice at the end: a launch that falls back leaves nothing.
+	n := 6 + len(p.groups)
+	if cap(s.cmds)-len(s.cmds) < n {
+		s.cmds = slices.Grow(s.cmds, n)
+	}
+	c := s.cmds[len(s.cmds) : len(s.cmds)+n]
+	c[0], c[1], c[2] = cmdLaunch, uint32(p.pipe), uint32(len(p.groups))
 	for gi := range p.groups {
 		g := &p.groups[gi]
 		if g.lo == g.hi {
-			s.cmds = append(s.cmds, uint32(g.empty))
+			c[3+gi] = uint32(g.empty)
 			continue
 		}
 		r := s.recentFor(g, bindings[g.lo:g.hi])
 		if r == nil {
-			s.cmds = s.cmds[:first]
 			s.mu.Unlock()
 			return false
 		}
@@ -160,14 +166,14 @@ func (d *Device) recordRecent(id gpu.StreamID, p *pipeline, workgroups [3]uint32
 			s.useLocked(r.bg)
 			r.used = true
 		}
-		s.cmds = append(s.cmds, uint32(r.bg.ref))
+		c[3+gi] = uint32(r.bg.ref)
 	}
 	if len(p.groups) > 1 && aliased(p, bindings) {
-		s.cmds = s.cmds[:first]
 		s.mu.Unlock()
 		return false
 	}
-	s.cmds = append(s.cmds, workgroups[0], workgroups[1], workgroups[2])
+	c[n-3], c[n-2], c[n-1] = workgroups[0], workgroups[1], workgroups[2]
+	s.cmds = s.cmds[:len(s.cmds)+n]
 	s.seq++
 	s.launches++
 	s.mu.Unlock()
@@ -177,26 +183,23 @@ func (d *Device) recordRecent(id gpu.StreamID, p *pipeline, workgroups [3]uint32
 // recentFor returns the stream's recent bind group of group g that binds
 // exactly bindings, all live *Buffers, or nil.
 func (s *stream) recentFor(g *pipeGroup, bindings []gpu.Buffer) *recentBG {
-	if len(bindings) > inlineBindings {
+	n := len(bindings)
+	if n > inlineBindings {
 		return nil
 	}
+slots:
 	for i := range s.recent {
 		r := &s.recent[i]
-		if r.bg == nil || r.key.g != g || r.key.n != len(bindings) {
+		if r.key.g != g || r.key.n != n {
 			continue
 		}
-		match := true
+		ids := r.key.ids[:n]
 		for j, cb := range bindings {
-			if b, ok := cb.(*Buffer); !ok || b == nil || b.id != r.key.ids[j] {
-				match = false
-				break
+			b, ok := cb.(*Buffer)
+			if !ok || b == nil || b.id != ids[j] {
+				continue slots
 			}
-		}
-		if !match {
-			continue
-		}
-		for _, cb := range bindings {
-			if b := cb.(*Buffer); loadBool(&b.released) || loadBool(&b.recycled) {
+			if loadBool(&b.released) || loadBool(&b.recycled) {
 				return nil
 			}
 		}
