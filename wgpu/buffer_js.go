@@ -53,9 +53,10 @@ func (d *Device) queueWrite(op string, ref bufHandle, offset uint64, data []byte
 }
 
 // startReadAt starts copying size bytes of the buffer ref at off to a
-// staging buffer and mapping it.
+// staging buffer and mapping it: one of the page's pool (see runtimeJS's
+// stgGet), which takes it back once its bytes are copied out, whether or
+// not the Go side still awaits them.
 func (d *Device) startReadAt(op string, ref bufHandle, off, size uint64) (p pendingRead, err error) {
-	d.stagingMade.Add(1)
 	catchJS(op, &err, func() { p = d.rt.read.Invoke(ref, float64(off), float64(size)) })
 	return p, err
 }
@@ -143,7 +144,7 @@ func (b *Buffer) Recycle() {
 		return
 	}
 	b.flushUsers("Recycle")
-	limit := poolLimitJS(d.opts.TempPoolBytes, DefaultTempPoolBytes)
+	limit := poolLimit(d.opts.TempPoolBytes, DefaultTempPoolBytes)
 	d.poolMu.Lock()
 	keep := d.tempBytes+b.size <= limit
 	if keep {
@@ -160,16 +161,4 @@ func (b *Buffer) Recycle() {
 	if !keep {
 		b.Release()
 	}
-}
-
-// poolLimitJS returns a pool's byte limit from its option: 0 means def,
-// negative none.
-func poolLimitJS(opt int64, def uint64) uint64 {
-	switch {
-	case opt == 0:
-		return def
-	case opt < 0:
-		return 0
-	}
-	return uint64(opt)
 }

@@ -195,18 +195,6 @@ func Open(opts Options) (*Device, error) {
 	return d, nil
 }
 
-// poolLimit returns a pool's byte limit from its option: 0 means def,
-// negative none.
-func poolLimit(opt int64, def uint64) uint64 {
-	switch {
-	case opt == 0:
-		return def
-	case opt < 0:
-		return 0
-	}
-	return uint64(opt)
-}
-
 // ServiceID returns the device's process-unique id (the first device opened
 // gets 1).
 func (d *Device) ServiceID() gpu.ServiceID { return d.id }

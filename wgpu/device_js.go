@@ -82,7 +82,6 @@ type Device struct {
 	bufEpoch       atomic.Uint64
 	buffersCreated atomic.Int64
 	compiles       atomic.Int64
-	stagingMade    atomic.Int64
 	uncaptured     atomic.Uint64
 	compileNanos   atomic.Int64
 	drivers        sync.WaitGroup // compiles' driver halves in flight
@@ -156,7 +155,7 @@ func Open(opts Options) (*Device, error) {
 		maxBatch:   opts.MaxBatch,
 		workers:    opts.CompileWorkers,
 		dev:        dv,
-		rt:         newRuntime(dv),
+		rt:         newRuntime(dv, poolLimit(opts.StagingPoolBytes, DefaultStagingPoolBytes)),
 		pipelines:  xsync.NewMapOf[[32]byte, *pipeline](),
 		byKernel:   xsync.NewMapOf[*gpu.Kernel, *kernelEntry](),
 		streams:    xsync.NewMapOf[gpu.StreamID, *stream](),
@@ -445,8 +444,10 @@ func (d *Device) Stats() Stats {
 		StreamsLive:      d.streams.Size(),
 		UncapturedErrors: uncapturedTotal.Load(),
 		BuffersCreated:   d.buffersCreated.Load(),
-		StagingCreated:   d.stagingMade.Load(),
 	}
+	stg := d.rt.staging.Invoke()
+	st.StagingCreated = int64(stg.Index(0).Int())
+	st.StagingHeld, st.StagingBytesHeld = stg.Index(1).Int(), uint64(stg.Index(2).Int())
 	d.mu.Lock()
 	st.BuffersLive = len(d.buffers)
 	d.mu.Unlock()

@@ -153,7 +153,8 @@
 // the next [Device.Sync] (from the device's error scopes, so possibly on
 // another stream's Sync), not isolated from the good launches of its batch
 // as on the desktop. There are no timestamp queries ([Device.TimeStream]
-// is unsupported) and no staging pool (each read-back maps its own buffer).
+// is unsupported). Read-backs map pooled staging buffers, as on the
+// desktop ([Options].StagingPoolBytes; the page keeps the pool).
 //
 // The page has one thread and no preemption, and the browser answers by
 // promises: [Open], compiles (a kernel's first launch), [Device.Sync],

@@ -24,7 +24,8 @@ const (
 	cmdReplay = 1
 )
 
-// runtimeJS makes a device's JavaScript side: new Function("device", runtimeJS)(device).
+// runtimeJS makes a device's JavaScript side:
+// new Function("device", "stagingLimit", runtimeJS)(device, limit).
 const runtimeJS = `
 "use strict";
 const objs = [null];
@@ -62,6 +63,28 @@ const scoped = (fn) => {
 	try { return fn(); } finally {
 		scopes.push(device.popErrorScope(), device.popErrorScope(), device.popErrorScope());
 	}
+};
+// The staging buffers of read-backs, as the desktop build's: one
+// MAP_READ|COPY_DST buffer per power-of-two size class (256 bytes at
+// least), idle ones kept while they hold at most stagingLimit bytes. A
+// read-back takes one and puts it back once its bytes are copied out, in
+// the promise's own continuation: a read the Go side stopped awaiting
+// returns its buffer too.
+const stg = [];
+let stgHeld = 0, stgIdle = 0, stgMade = 0, destroyed = false;
+const stgClass = (n) => { let c = 256; while (c < n) c *= 2; return c; };
+const stgGet = (size) => {
+	const l = stg[Math.log2(size)];
+	if (l && l.length) { stgHeld -= size; stgIdle--; return l.pop(); }
+	stgMade++;
+	return device.createBuffer({label: "streamgate-staging", size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST});
+};
+const stgPut = (s, size) => {
+	if (destroyed || stgHeld + size > stagingLimit) { s.destroy(); return; }
+	const c = Math.log2(size);
+	(stg[c] || (stg[c] = [])).push(s);
+	stgHeld += size;
+	stgIdle++;
 };
 const errText = (e) => {
 	if (!e) return "";
@@ -101,19 +124,22 @@ return {
 		device.queue.submit([enc.finish()]);
 	}),
 	read: (b, off, n) => {
+		const size = stgClass(n);
 		const s = scoped(() => {
-			const s = device.createBuffer({size: n, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST});
+			const s = stgGet(size);
 			const enc = device.createCommandEncoder();
 			enc.copyBufferToBuffer(objs[b], off, s, 0, n);
 			device.queue.submit([enc.finish()]);
 			return s;
 		});
-		return s.mapAsync(GPUMapMode.READ).then(() => {
-			const out = new Uint8Array(s.getMappedRange().slice(0));
-			s.destroy();
+		return s.mapAsync(GPUMapMode.READ, 0, n).then(() => {
+			const out = new Uint8Array(s.getMappedRange(0, n).slice(0));
+			s.unmap();
+			stgPut(s, size);
 			return out;
 		}, (e) => { s.destroy(); throw e; });
 	},
+	staging: () => [stgMade, stgIdle, stgHeld],
 	layout: (...a) => scoped(() => {
 		const entries = [];
 		for (let i = 0; i < a.length; i += 3) {
@@ -167,7 +193,7 @@ return {
 		});
 	},
 	lost: () => device.lost.then((i) => (i && i.message) || "the device was lost"),
-	destroyDevice: () => device.destroy(),
+	destroyDevice: () => { destroyed = true; stg.length = 0; stgHeld = 0; stgIdle = 0; device.destroy(); },
 };
 `
 
@@ -177,14 +203,16 @@ type jsRuntime struct {
 	obj                                                     js.Value
 	put, del, get, cmdBuf, flush, graph, newBuffer, destroy js.Value
 	write, copy, read, layout, bindGroup, compile, done     js.Value
-	errors, destroyDevice                                   js.Value
+	errors, destroyDevice, staging                          js.Value
 	cmdBytes                                                js.Value // the Uint8Array cmdBuf last returned
 	cmdCap                                                  int
 }
 
-func newRuntime(device js.Value) *jsRuntime {
-	mk := js.Global().Get("Function").New("device", runtimeJS)
-	o := mk.Invoke(device)
+// newRuntime makes device's JavaScript side, keeping at most stagingLimit
+// bytes of idle staging buffers.
+func newRuntime(device js.Value, stagingLimit uint64) *jsRuntime {
+	mk := js.Global().Get("Function").New("device", "stagingLimit", runtimeJS)
+	o := mk.Invoke(device, float64(stagingLimit))
 	r := &jsRuntime{obj: o}
 	for _, f := range []struct {
 		v    *js.Value
@@ -194,6 +222,7 @@ func newRuntime(device js.Value) *jsRuntime {
 		{&r.graph, "graph"}, {&r.newBuffer, "newBuffer"}, {&r.destroy, "destroy"}, {&r.write, "write"},
 		{&r.copy, "copy"}, {&r.read, "read"}, {&r.layout, "layout"}, {&r.bindGroup, "bindGroup"},
 		{&r.compile, "compile"}, {&r.done, "done"}, {&r.errors, "errors"}, {&r.destroyDevice, "destroyDevice"},
+		{&r.staging, "staging"},
 	} {
 		*f.v = o.Get(f.name)
 	}

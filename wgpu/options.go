@@ -79,3 +79,15 @@ type Options struct {
 	// slog.Default(). The driver's own log is process-wide: see SetLogger.
 	Logger *slog.Logger
 }
+
+// poolLimit returns a pool's byte limit from its option: 0 means def,
+// negative means none.
+func poolLimit(opt int64, def uint64) uint64 {
+	switch {
+	case opt == 0:
+		return def
+	case opt < 0:
+		return 0
+	}
+	return uint64(opt)
+}

@@ -3,7 +3,6 @@
 package wgpu_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/streamgate/streamgate/gpu"
@@ -63,84 +62,6 @@ func TestReadIntoSteadyState(t *testing.T) {
 		}
 	}); allocs != 0 {
 		t.Errorf("Write allocates %v times per call, want 0", allocs)
-	}
-}
-
-// TestStagingClasses checks that reads share a power-of-two staging buffer
-// and that the pool stays under its limit.
-func TestStagingClasses(t *testing.T) {
-	d := openTestDevice(t, wgpu.Options{StagingPoolBytes: 4096})
-	ctx := testCtx(t)
-	b := mustBuffer(t, d, 8192)
-	for _, size := range []int{4, 256, 200, 100} { // all in the 256-byte class
-		if err := wgpu.ReadInto(ctx, b, 0, make([]byte, size)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if s := d.Stats(); s.StagingCreated != 1 || s.StagingHeld != 1 || s.StagingBytesHeld != 256 {
-		t.Fatalf("after four reads of the 256-byte class, Stats = %+v, want 1 created and held", s)
-	}
-	if err := wgpu.ReadInto(ctx, b, 0, make([]byte, 8192)); err != nil { // larger than the pool: released after
-		t.Fatal(err)
-	}
-	if s := d.Stats(); s.StagingCreated != 2 || s.StagingHeld != 1 || s.StagingBytesHeld != 256 {
-		t.Fatalf("after a read over the pool's limit, Stats = %+v, want 2 created, 256 bytes held", s)
-	}
-	nd := openTestDevice(t, wgpu.Options{StagingPoolBytes: -1})
-	nb := mustBuffer(t, nd, 64)
-	for range 3 {
-		if _, err := wgpu.Read[byte](ctx, nb, 0, int(nb.Size())); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if s := nd.Stats(); s.StagingCreated != 3 || s.StagingHeld != 0 {
-		t.Fatalf("without a pool, Stats = %+v, want 3 created, none held", s)
-	}
-}
-
-// TestCancelledReadReturnsStaging checks that a read-back cancelled while
-// its staging buffer maps does not hand that buffer to the next read: it
-// waits in the draining list and rejoins the pool once its callback ran.
-func TestCancelledReadReturnsStaging(t *testing.T) {
-	d := openTestDevice(t)
-	ctx := testCtx(t)
-	const n = 1 << 16
-	x, _ := wgpu.NewBufferFrom(d, 0, make([]uint32, n))
-	dst := make([]uint32, n)
-	var cancelled int
-	for i := range 50 {
-		if err := d.Launch(1, incKernel, [3]uint32{n / 64, 1, 1}, x); err != nil {
-			t.Fatal(err)
-		}
-		switch err := wgpu.ReadInto(newCancelMidWait(), x, 0, dst); err {
-		case context.Canceled:
-			cancelled++
-		case nil:
-		default:
-			t.Fatalf("ReadInto(cancelled mid-wait) = %v", err)
-		}
-		// Every completed read sees every launch before it.
-		got, err := wgpu.Read[uint32](ctx, x, 0, n)
-		if err != nil || got[0] != uint32(i+1) || got[n-1] != uint32(i+1) {
-			t.Fatalf("step %d: Read = %d..%d, %v, want %d", i, got[0], got[n-1], err, i+1)
-		}
-	}
-	if err := d.Sync(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := wgpu.Read[uint32](ctx, x, 0, 1); err != nil { // reclaims the drained
-		t.Fatal(err)
-	}
-	s := d.Stats()
-	t.Logf("%d of 50 reads cancelled mid-wait; %d draining; Stats %+v", cancelled, wgpu.StagingDraining(d), s)
-	if cancelled == 0 {
-		t.Skip("no read was cancelled mid-wait: the path is not exercised")
-	}
-	if dr := wgpu.StagingDraining(d); dr != 0 {
-		t.Errorf("%d staging buffers still draining after Sync and a read", dr)
-	}
-	if s.StagingCreated > 4 {
-		t.Errorf("StagingCreated = %d after 50 cancelled reads: drained buffers are not reused", s.StagingCreated)
 	}
 }
 

@@ -9,36 +9,11 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/streamgate/streamgate/wgpu"
 )
-
-// cancelMidWait is a context that is live for its first Err check and
-// cancelled from the second on: a Sync or Read that sees it gets past its
-// entry check, starts waiting, and is then cancelled mid-wait.
-type cancelMidWait struct {
-	context.Context
-	checks atomic.Int32
-	done   chan struct{}
-}
-
-func newCancelMidWait() *cancelMidWait {
-	c := &cancelMidWait{Context: context.Background(), done: make(chan struct{})}
-	close(c.done)
-	return c
-}
-
-func (c *cancelMidWait) Done() <-chan struct{} { return c.done }
-
-func (c *cancelMidWait) Err() error {
-	if c.checks.Add(1) == 1 {
-		return nil
-	}
-	return context.Canceled
-}
 
 // soakCount is how many cancelled waits the soak runs: 200,000 with
 // STREAMGATE_SOAK=1 (make soak), 20,000 in make test, 2,000 under -short.
