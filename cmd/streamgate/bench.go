@@ -92,16 +92,38 @@ end of FILE.`)
 		if cfg.run, err = regexp.Compile(run); err != nil {
 			return usageFail(stderr, "bench", "-run: %v", err)
 		}
-		if err := checkOutDir("-out", cfg.out); err != nil {
-			return usageFail(stderr, "bench", "%v", err)
+		// The usage errors found without running anything come before
+		// -out is made, so that a mistyped command leaves no directory.
+		restore, err := setBenchtime(cfg.benchtime)
+		if err != nil {
+			return usageFail(stderr, "bench", "-benchtime: %v", err)
+		}
+		restore()
+		if !anyCaseMatches(cfg.run) {
+			return usageFail(stderr, "bench", "no case matches -run %q", cfg.run)
 		}
 		if cfg.doc != "" {
 			if err := checkDoc(cfg.doc); err != nil {
 				return usageFail(stderr, "bench", "%v", err)
 			}
 		}
+		if err := checkOutDir("-out", cfg.out); err != nil {
+			return usageFail(stderr, "bench", "%v", err)
+		}
 		return benchCmd(ctx, cfg, stdout, stderr)
 	}
+}
+
+// anyCaseMatches reports whether run selects a case of either suite.
+func anyCaseMatches(run *regexp.Regexp) bool {
+	for _, cs := range [][]bench.Case{bench.RegistrySuite(), bench.LaunchSuite(nil)} {
+		for _, c := range cs {
+			if run.MatchString(c.Name()) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func parseCPUs(s string) ([]int, error) {

@@ -62,9 +62,12 @@ func TestBenchUsage(t *testing.T) {
 		{"bad settle", []string{"bench", "-settle", "soon"}, "invalid value \"soon\" for flag -settle"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			code, _, stderr := runCmd(t, tc.args...)
+			out := filepath.Join(t.TempDir(), "out")
+			code, _, stderr := runCmd(t, append(tc.args, "-out", out)...)
 			assert.Equal(t, 2, code)
 			assert.Contains(t, stderr, tc.err)
+			_, err := os.Stat(out)
+			assert.True(t, os.IsNotExist(err), "a usage error made -out %s (%v)", out, err)
 		})
 	}
 }
