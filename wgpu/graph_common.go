@@ -100,10 +100,8 @@ func (r *GraphRecorder) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...
 		return err
 	}
 	defer leave()
-	for i, b := range bufs {
-		if b.released.Load() || b.recycled.Load() {
-			return d.deadBinding(op, p, i, b)
-		}
+	if i := firstDead(bufs); i >= 0 {
+		return d.deadBinding(op, p, i, bufs[i])
 	}
 	first, err := r.recordGroups(op, p, bufs)
 	if err != nil {

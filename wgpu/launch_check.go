@@ -61,10 +61,8 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 		return err
 	}
 	defer leave()
-	for i, b := range bufs {
-		if b.released.Load() || b.recycled.Load() {
-			return d.deadBinding(op, p, i, b)
-		}
+	if i := firstDead(bufs); i >= 0 {
+		return d.deadBinding(op, p, i, bufs[i])
 	}
 	s, err := d.lockStream(op, id)
 	if err != nil {
@@ -79,6 +77,17 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 		return s.flushLocked(op)
 	}
 	return nil
+}
+
+// firstDead returns the index of the first of bufs that is released or
+// recycled, or -1. It inlines, so the launch path pays no call for it.
+func firstDead(bufs []*Buffer) int {
+	for i, b := range bufs {
+		if b.released.Load() || b.recycled.Load() {
+			return i
+		}
+	}
+	return -1
 }
 
 // deadBinding is the error for binding i's buffer b, released or recycled.
