@@ -5,6 +5,7 @@ package wgpu_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
 
@@ -92,5 +93,52 @@ func TestRepeatedLaunchChecks(t *testing.T) {
 	d.Close()
 	if err := d.Launch(s2, k, [3]uint32{1, 1, 1}, x, z); !errors.Is(err, wgpu.ErrClosed) {
 		t.Fatalf("Launch after Close = %v, want ErrClosed", err)
+	}
+}
+
+// TestRepeatedLaunchRacesClose: launches that repeat (the browser's fast
+// path) from several goroutines while CloseStream and then Close run each
+// return nil or the closed error, never panic, and after Close every launch
+// is refused.
+func TestRepeatedLaunchRacesClose(t *testing.T) {
+	for _, closeStream := range []bool{true, false} {
+		d := openTestDevice(t)
+		k := gpu.NewKernel("twogroups", twoGroupsWGSL, "main")
+		x, y := mustBuffer(t, d, 16), mustBuffer(t, d, 16)
+		s := gpu.NewStreamID()
+		if err := d.Launch(s, k, [3]uint32{1, 1, 1}, x, y); err != nil {
+			t.Fatal(err)
+		}
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				for i := range 2000 {
+					err := d.Launch(s, k, [3]uint32{1, 1, 1}, x, y)
+					if err != nil && !errors.Is(err, wgpu.ErrClosed) && !errors.Is(err, wgpu.ErrStreamClosed) {
+						errs <- err
+						return
+					}
+					if i%64 == 0 {
+						runtime.Gosched() // in the page, let the closer run
+					}
+				}
+				errs <- nil
+			}()
+		}
+		runtime.Gosched()
+		if closeStream {
+			if err := d.CloseStream(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d.Close()
+		for range 4 {
+			if err := <-errs; err != nil {
+				t.Fatalf("Launch racing Close = %v, want nil or a closed error", err)
+			}
+		}
+		if err := d.Launch(s, k, [3]uint32{1, 1, 1}, x, y); !errors.Is(err, wgpu.ErrClosed) && !errors.Is(err, wgpu.ErrStreamClosed) {
+			t.Fatalf("Launch after Close = %v, want a closed error", err)
+		}
 	}
 }
