@@ -1,5 +1,3 @@
-//go:build cgo || (js && wasm)
-
 package wgpu
 
 import (
@@ -132,4 +130,44 @@ func moreIDs(bufs []*Buffer) string {
 		out = binary.LittleEndian.AppendUint64(out, b.id)
 	}
 	return string(out)
+}
+
+// bindGroup is a cached bind group. It is released when one of its buffers
+// is, or by Close.
+type bindGroup struct {
+	key     bgKey     // written once
+	bg      bgHandle  // written once
+	buffers []*Buffer // written once: the n buffers bound
+}
+
+// bindGroupFor returns the cached bind group for key, creating it. Called
+// with d.life read-locked.
+func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup, error) {
+	d.bgMu.Lock()
+	bg, ok := d.bindGroups[key]
+	d.bgMu.Unlock()
+	if ok {
+		return bg, nil
+	}
+	h, err := d.newBindGroup(op, key, bufs)
+	if err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Message = key.g.name + ": " + e.Message
+		}
+		return nil, err
+	}
+	d.bgMu.Lock()
+	defer d.bgMu.Unlock()
+	if old, ok := d.bindGroups[key]; ok { // lost a race: keep the first
+		d.dropBindGroup(&bindGroup{bg: h})
+		return old, nil
+	}
+	bg = &bindGroup{key: key, bg: h, buffers: append([]*Buffer(nil), bufs...)}
+	d.bindGroups[key] = bg
+	for _, b := range bg.buffers {
+		if len(b.bindGroups) == 0 || b.bindGroups[len(b.bindGroups)-1] != bg {
+			b.bindGroups = append(b.bindGroups, bg)
+		}
+	}
+	return bg, nil
 }

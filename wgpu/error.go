@@ -113,6 +113,22 @@ const noCgoMessage = "this program was built without cgo (CGO_ENABLED=0), and We
 	"wgpu-native is a C library. Rebuild with CGO_ENABLED=1 and a C compiler on PATH " +
 	"(gcc or clang; go env CC names the one go uses)"
 
+// noCgo returns the error every call of op returns in a build without a
+// device (device_none.go).
+func noCgo(op string) error {
+	return &Error{Op: op, Type: ErrorTypeNoCgo, Message: noCgoMessage}
+}
+
+// nilDeviceError is the error of a call on a nil *Device: where this build
+// has no device, the one [Open] returned ([ErrNoCgo]); else an invalid
+// argument.
+func nilDeviceError(op string) error {
+	if !haveDevice {
+		return noCgo(op)
+	}
+	return newError(op, ErrorTypeInvalidArgument, "nil device (the *Device of an Open that failed?)")
+}
+
 // Error formats the error as "wgpu: Op: Type: Message".
 func (e *Error) Error() string {
 	var b strings.Builder

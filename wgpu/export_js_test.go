@@ -72,7 +72,7 @@ func PlainJSLaunches(d *Device, k *gpu.Kernel, n int, bufs [2]*Buffer) (func(), 
 		if err != nil {
 			return nil, err
 		}
-		bgs[i] = d.rt.get.Invoke(bg.ref)
+		bgs[i] = d.rt.get.Invoke(bg.bg)
 	}
 	fn := js.Global().Get("Function").New("device", "pipe", "bg0", "bg1", "n", `
 		const enc = device.createCommandEncoder();

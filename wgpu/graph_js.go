@@ -40,7 +40,7 @@ func (r *GraphRecorder) recordGroups(op string, p *pipeline, bufs []*Buffer) (fi
 			r.rec.cmds = r.rec.cmds[:first]
 			return 0, err
 		}
-		r.rec.cmds = append(r.rec.cmds, uint32(bg.ref))
+		r.rec.cmds = append(r.rec.cmds, uint32(bg.bg))
 	}
 	return first, nil
 }

@@ -25,7 +25,13 @@ const (
 )
 
 // runtimeJS makes a device's JavaScript side:
-// new Function("device", "stagingLimit", runtimeJS)(device, limit).
+// new Function("device", runtimeJS)(device).
+//
+// Errors: one set of error scopes (validation, out-of-memory, internal) is
+// open on the device at all times, and done closes it and opens the next:
+// a Sync reports the first error the browser found in the device's work
+// since the last one, and an operation costs no scope and no promise of
+// its own, so nothing grows with the operations between two Syncs.
 const runtimeJS = `
 "use strict";
 const objs = [null];
@@ -33,7 +39,6 @@ const free = [];
 const put = (o) => { const i = free.length ? free.pop() : objs.length; objs[i] = o; return i; };
 let cmdBytes = new Uint8Array(1 << 16);
 let cmd = new Uint32Array(cmdBytes.buffer);
-let scopes = [];
 const lbg = [-1, -1, -1, -1, -1, -1, -1, -1];
 let lp = -1;
 const run = (pass, u, n) => {
@@ -56,35 +61,16 @@ const run = (pass, u, n) => {
 		}
 	}
 };
-const scoped = (fn) => {
+const openScopes = () => {
 	device.pushErrorScope("validation");
 	device.pushErrorScope("out-of-memory");
 	device.pushErrorScope("internal");
-	try { return fn(); } finally {
-		scopes.push(device.popErrorScope(), device.popErrorScope(), device.popErrorScope());
-	}
 };
-// The staging buffers of read-backs, as the desktop build's: one
-// MAP_READ|COPY_DST buffer per power-of-two size class (256 bytes at
-// least), idle ones kept while they hold at most stagingLimit bytes. A
-// read-back takes one and puts it back once its bytes are copied out, in
-// the promise's own continuation: a read the Go side stopped awaiting
-// returns its buffer too.
-const stg = [];
-let stgHeld = 0, stgIdle = 0, stgMade = 0, destroyed = false;
-const stgClass = (n) => { let c = 256; while (c < n) c *= 2; return c; };
-const stgGet = (size) => {
-	const l = stg[Math.log2(size)];
-	if (l && l.length) { stgHeld -= size; stgIdle--; return l.pop(); }
-	stgMade++;
-	return device.createBuffer({label: "streamgate-staging", size, usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST});
-};
-const stgPut = (s, size) => {
-	if (destroyed || stgHeld + size > stagingLimit) { s.destroy(); return; }
-	const c = Math.log2(size);
-	(stg[c] || (stg[c] = [])).push(s);
-	stgHeld += size;
-	stgIdle++;
+openScopes();
+const closeScopes = () => {
+	const s = [device.popErrorScope(), device.popErrorScope(), device.popErrorScope()];
+	openScopes();
+	return s;
 };
 const errText = (e) => {
 	if (!e) return "";
@@ -106,41 +92,38 @@ return {
 		}
 		return cmdBytes;
 	},
-	flush: (n) => scoped(() => {
+	flush: (n) => {
 		const enc = device.createCommandEncoder();
 		const pass = enc.beginComputePass();
 		lp = -1; lbg.fill(-1);
 		run(pass, cmd, n);
 		pass.end();
 		device.queue.submit([enc.finish()]);
-	}),
+	},
 	graph: (n) => put(cmd.slice(0, n)),
-	newBuffer: (size, usage) => scoped(() => put(device.createBuffer({size, usage}))),
+	newBuffer: (size, usage) => put(device.createBuffer({size, usage})),
 	destroy: (i) => { const b = objs[i]; objs[i] = undefined; free.push(i); if (b && b.destroy) b.destroy(); },
-	write: (b, off, n) => scoped(() => device.queue.writeBuffer(objs[b], off, cmdBytes, 0, n)),
-	copy: (src, so, dst, dof, n) => scoped(() => {
+	write: (b, off, n) => device.queue.writeBuffer(objs[b], off, cmdBytes, 0, n),
+	copy: (src, so, dst, dof, n) => {
 		const enc = device.createCommandEncoder();
 		if (src === 0) enc.clearBuffer(objs[dst], dof, n); else enc.copyBufferToBuffer(objs[src], so, objs[dst], dof, n);
 		device.queue.submit([enc.finish()]);
-	}),
-	read: (b, off, n) => {
-		const size = stgClass(n);
-		const s = scoped(() => {
-			const s = stgGet(size);
-			const enc = device.createCommandEncoder();
-			enc.copyBufferToBuffer(objs[b], off, s, 0, n);
-			device.queue.submit([enc.finish()]);
-			return s;
-		});
-		return s.mapAsync(GPUMapMode.READ, 0, n).then(() => {
-			const out = new Uint8Array(s.getMappedRange(0, n).slice(0));
-			s.unmap();
-			stgPut(s, size);
-			return out;
-		}, (e) => { s.destroy(); throw e; });
 	},
-	staging: () => [stgMade, stgIdle, stgHeld],
-	layout: (...a) => scoped(() => {
+	// read copies n bytes of buffer b at off into the staging buffer s and
+	// maps it; the promise resolves to a copy of the bytes, s unmapped
+	// again in the promise's own continuation.
+	read: (b, off, s, n) => {
+		const sb = objs[s];
+		const enc = device.createCommandEncoder();
+		enc.copyBufferToBuffer(objs[b], off, sb, 0, n);
+		device.queue.submit([enc.finish()]);
+		return sb.mapAsync(GPUMapMode.READ, 0, n).then(() => {
+			const out = new Uint8Array(sb.getMappedRange(0, n).slice(0));
+			sb.unmap();
+			return out;
+		});
+	},
+	layout: (...a) => {
 		const entries = [];
 		for (let i = 0; i < a.length; i += 3) {
 			const type = ["storage", "read-only-storage", "uniform"][a[i + 1]];
@@ -149,12 +132,12 @@ return {
 			entries.push({binding: a[i], visibility: GPUShaderStage.COMPUTE, buffer});
 		}
 		return put(device.createBindGroupLayout({entries}));
-	}),
-	bindGroup: (layout, ...a) => scoped(() => {
+	},
+	bindGroup: (layout, ...a) => {
 		const entries = [];
 		for (let i = 0; i < a.length; i += 2) entries.push({binding: a[i], resource: {buffer: objs[a[i + 1]]}});
 		return put(device.createBindGroup({layout: objs[layout], entries}));
-	}),
+	},
 	compile: async (label, code, entry, ...layouts) => {
 		device.pushErrorScope("validation");
 		const module = device.createShaderModule({label, code});
@@ -176,24 +159,12 @@ return {
 			return {error: "validation", line: 0, col: 0, message: e.message || String(e)};
 		}
 	},
-	done: () => {
-		const s = scopes;
-		scopes = [];
-		return Promise.all([device.queue.onSubmittedWorkDone(), ...s]).then((r) => {
-			for (let i = 1; i < r.length; i++) if (r[i]) return errText(r[i]);
-			return "";
-		});
-	},
-	errors: () => {
-		const s = scopes;
-		scopes = [];
-		return Promise.all(s).then((r) => {
-			for (const e of r) if (e) return errText(e);
-			return "";
-		});
-	},
+	done: () => Promise.all([device.queue.onSubmittedWorkDone(), ...closeScopes()]).then((r) => {
+		for (let i = 1; i < r.length; i++) if (r[i]) return errText(r[i]);
+		return "";
+	}),
 	lost: () => device.lost.then((i) => (i && i.message) || "the device was lost"),
-	destroyDevice: () => { destroyed = true; stg.length = 0; stgHeld = 0; stgIdle = 0; device.destroy(); },
+	destroyDevice: () => device.destroy(),
 };
 `
 
@@ -203,16 +174,15 @@ type jsRuntime struct {
 	obj                                                     js.Value
 	put, del, get, cmdBuf, flush, graph, newBuffer, destroy js.Value
 	write, copy, read, layout, bindGroup, compile, done     js.Value
-	errors, destroyDevice, staging                          js.Value
+	destroyDevice                                           js.Value
 	cmdBytes                                                js.Value // the Uint8Array cmdBuf last returned
 	cmdCap                                                  int
 }
 
-// newRuntime makes device's JavaScript side, keeping at most stagingLimit
-// bytes of idle staging buffers.
-func newRuntime(device js.Value, stagingLimit uint64) *jsRuntime {
-	mk := js.Global().Get("Function").New("device", "stagingLimit", runtimeJS)
-	o := mk.Invoke(device, float64(stagingLimit))
+// newRuntime makes device's JavaScript side.
+func newRuntime(device js.Value) *jsRuntime {
+	mk := js.Global().Get("Function").New("device", runtimeJS)
+	o := mk.Invoke(device)
 	r := &jsRuntime{obj: o}
 	for _, f := range []struct {
 		v    *js.Value
@@ -221,8 +191,7 @@ func newRuntime(device js.Value, stagingLimit uint64) *jsRuntime {
 		{&r.put, "put"}, {&r.del, "del"}, {&r.get, "get"}, {&r.cmdBuf, "cmdBuf"}, {&r.flush, "flush"},
 		{&r.graph, "graph"}, {&r.newBuffer, "newBuffer"}, {&r.destroy, "destroy"}, {&r.write, "write"},
 		{&r.copy, "copy"}, {&r.read, "read"}, {&r.layout, "layout"}, {&r.bindGroup, "bindGroup"},
-		{&r.compile, "compile"}, {&r.done, "done"}, {&r.errors, "errors"}, {&r.destroyDevice, "destroyDevice"},
-		{&r.staging, "staging"},
+		{&r.compile, "compile"}, {&r.done, "done"}, {&r.destroyDevice, "destroyDevice"},
 	} {
 		*f.v = o.Get(f.name)
 	}

@@ -1,341 +1,228 @@
-//go:build cgo
-
 package wgpu
 
 import (
 	"context"
-	"errors"
-	"runtime"
-	"sync"
+	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
 )
 
-// A pipeline (kernel_common.go) is one kernel compiled on one device: the
-// compute pipeline and the explicit layouts it was built with (implicit "auto" layouts leak one
-// bind group layout per pipeline in wgpu-native 0.17).
-//
-// A compile builds it in two halves: the front half checks and lowers the
-// source and makes the bind group layouts (what a launch's checks and its
-// bind groups need); the driver half makes the shader module, the pipeline
-// layout and the compute pipeline. A compile in the foreground builds both
-// at once; [Device.CompileAsync] (a capture, a discarded launch under
-// CompileAndAutotune) hands the pipeline out after the front half and
-// leaves the driver half to the device's compile workers.
-//
-// The desktop build's handles and what its driver half compiles:
-type (
-	pipeHandle = nComputePipeline
-	bglHandle  = nBindGroupLayout
-	bgHandle   = nBindGroup
-)
+// A kernel's compile entry points, its pipeline's group layout and the
+// index by kernel pointer, shared by the desktop build and the browser's
+// (js): each build's pipelineFor and frontFor compile, with its own
+// driver (kernel.go, kernel_js.go).
 
-// pipelineDriver is the part of a pipeline only the desktop build has.
-type pipelineDriver struct {
-	layout  nPipelineLayout // written once, before done closes
-	lowered string          // written before front closes, emptied by the driver half: the source the driver compiles
-	// annotate adds the user's position to a message about lowered;
-	// written and emptied with it.
-	annotate func(string) string
+var _ gpu.AsyncCompiler = (*Device)(nil)
+
+// pipeline is one kernel compiled on one device, built in two halves: the
+// front half checks and lowers the source and makes the bind group layouts
+// (what a launch's checks and its bind groups need); the driver half (the
+// browser's, in js) makes the shader module, the pipeline layout and the
+// compute pipeline. See each build's kernel.go or kernel_js.go.
+type pipeline struct {
+	front chan struct{} // closed when the front half finished, either way
+	done  chan struct{} // closed when the compile finished, either way
+	ok    atomic.Bool   // set when the compile succeeded, before done closes
+	err   error         // written once, before done closes
+
+	// frontErr is the front half's error, written once before front
+	// closes; when it is set, err is too and done closes with front.
+	frontErr error
+
+	name     string      // written once: the kernel's String()
+	bindings []Binding   // written once, before front closes: the entry point's, in (group, binding) order
+	groups   []pipeGroup // written once, before front closes: one per group index below the highest used
+	pipe     pipeHandle  // written once, before done closes
+	entry    string      // written before front closes: the entry point's name in the lowered source
+
+	pipelineDriver // the build's own: what its driver half compiles
 }
 
-func (p *pipeline) release() {
-	p.releaseDriver()
-	p.releaseFront()
+// pipeGroup is one bind group index of a pipeline's layout.
+type pipeGroup struct {
+	lo, hi int       // bindings[lo:hi] are the group's; lo == hi for a group the entry point does not use
+	binds  []Binding // bindings[lo:hi]
+	name   string    // the pipeline's name, for the driver's labels and errors
+	bgl    bglHandle
+	// empty is the one bind group of a group without bindings, made with
+	// the pipeline (WebGPU wants a bind group at every index of the
+	// layout); zero for the others, whose bind groups are cached by buffers.
+	empty bgHandle
 }
 
-// releaseDriver releases what the driver half made.
-func (p *pipeline) releaseDriver() {
-	if p.pipe.ref != 0 {
-		p.pipe.release()
-		p.pipe = nComputePipeline{}
-	}
-	if p.layout.ref != 0 {
-		p.layout.release()
-		p.layout = nPipelineLayout{}
-	}
-}
-
-// releaseFront releases what the front half made.
-func (p *pipeline) releaseFront() {
-	for i := range p.groups {
-		g := &p.groups[i]
-		if g.empty.ref != 0 {
-			g.empty.release()
-			g.empty = nBindGroup{}
-		}
-		if g.bgl.ref != 0 {
-			g.bgl.release()
-			g.bgl = nBindGroupLayout{}
-		}
-	}
-}
-
-// Compiled reports whether k is compiled on this device (false for nil). It never blocks on
-// a compile in progress and never allocates. It returns false once the
-// device is closed.
-func (d *Device) Compiled(k *gpu.Kernel) bool {
-	if k == nil {
-		return false
-	}
-	// The slot of the index by kernel pointer first: one atomic load where
-	// hashing the content key costs a discarded launch most of its time.
-	if e := d.recent[kernelSlot(k)].Load(); e != nil && e.k == k {
-		return !d.closed.Load()
-	}
-	p, ok := d.pipelines.Load(k.Key())
-	return ok && p.ok.Load() && !d.closed.Load()
-}
-
-// CompileWorkers returns how many kernels [Device.Precompile] compiles at
-// once: [Options].CompileWorkers, or GOMAXPROCS at Open when that is 0.
-func (d *Device) CompileWorkers() int { return d.workers }
-
-// Precompile compiles ks (a nil kernel is an error of its own), returning
-// the errors of the failing kernels joined with errors.Join in the order of
-// ks (nil when all compile). Kernels already compiled cost a lookup. It
-// compiles up to [Device.CompileWorkers] kernels at once, each kernel once
-// across concurrent callers as [Device.Compile] does; with one worker it
-// compiles them one after another, in order.
-//
-// It stops early only when ctx is done: no further kernel starts, the
-// compiles in progress finish (a pipeline is cached whole or not at all:
-// [Device.Compiled] is false for the kernels not reached, and a later
-// Precompile compiles them), and ctx.Err() is added after the errors of the
-// kernels that did compile.
-func (d *Device) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
-	errs := make([]error, len(ks))
-	var stopped atomic.Bool // a kernel was not compiled for ctx
-	compile := func(i int) {
-		k := ks[i]
-		if k == nil {
-			errs[i] = newError("Precompile", ErrorTypeInvalidArgument, "kernel %d is nil", i)
-			return
-		}
-		if ctx.Err() != nil {
-			stopped.Store(true)
-			return
-		}
-		if _, err := d.pipelineFor(ctx, k); err != nil {
-			if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
-				stopped.Store(true)
-				return
-			}
-			errs[i] = err
-		}
-	}
-	workers := min(d.workers, len(ks))
-	if workers <= 1 {
-		for i := range ks {
-			compile(i)
-		}
-	} else {
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Go(func() {
-				for i := int(next.Add(1) - 1); i < len(ks); i = int(next.Add(1) - 1) {
-					compile(i)
-				}
-			})
-		}
-		wg.Wait()
-	}
-	if stopped.Load() {
-		errs = append(errs, ctx.Err())
-	}
-	return errors.Join(errs...)
-}
-
-// pipelineFor returns k's compiled pipeline, compiling it (once across
-// concurrent callers) if needed. It must be called without d.life held.
-func (d *Device) pipelineFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error) {
-	if p := d.kernelPipeline(k); p != nil && !d.closed.Load() {
-		return p, nil // the launch path: one atomic load, no call
-	}
-	p, key, ready, err := d.lookupPipeline(ctx, k)
-	if ready || err != nil {
-		return p, err
-	}
-	np := newPipeline(k)
-	p, loaded := d.pipelines.LoadOrStore(key, np)
-	if !loaded {
-		d.compileBegin()
-		d.build(np, k)
-		d.compileEnd()
-		if np.err == nil && !d.closed.Load() {
-			d.indexKernel(k, np) // a later launch, or Compiled, finds it by pointer
-		}
-		return np, np.err
-	}
+// awaitFront waits until p's front half is made, by this caller's compile
+// or another's, and returns its error, or ctx.Err() when ctx is done first.
+func (p *pipeline) awaitFront(ctx context.Context) error {
 	select {
-	case <-p.done:
+	case <-p.front:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return ctx.Err()
 	}
-	if p.err != nil {
-		return nil, p.err
-	}
-	return p, nil
+	return p.frontErr
 }
 
-// lookupPipeline is the slow start of pipelineFor and frontFor, after
-// the index by kernel pointer missed: ready with k's pipeline when it is
-// compiled, an error when ctx is done or the device closed, else k's key
-// and the pipeline in progress for it (nil when none is).
-func (d *Device) lookupPipeline(ctx context.Context, k *gpu.Kernel) (p *pipeline, key [32]byte, ready bool, err error) {
-	key = k.Key()
-	p, ok := d.pipelines.Load(key)
-	if ok && p.ok.Load() {
-		if d.closed.Load() {
-			return nil, key, false, closedError("Compile")
-		}
-		d.indexKernel(k, p)
-		return p, key, true, nil
+// splitGroups makes p.groups from p.bindings: one group per index from 0
+// to the highest its bindings use, each with its bindings. The builds
+// make the groups' layouts.
+func (p *pipeline) splitGroups() {
+	n := 0
+	if len(p.bindings) > 0 {
+		n = int(p.bindings[len(p.bindings)-1].Group) + 1
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, key, false, err
+	p.groups = make([]pipeGroup, n)
+	at := 0
+	for gi := range p.groups {
+		g := &p.groups[gi]
+		g.lo = at
+		for at < len(p.bindings) && p.bindings[at].Group == uint32(gi) {
+			at++
+		}
+		g.hi = at
+		g.binds, g.name = p.bindings[g.lo:g.hi], p.name
+	}
+}
+
+// layoutMinSize is b's minimum binding size in its group's layout. The
+// layout's minimum size makes the driver check sizes when a bind group is
+// made, at Launch, besides Launch's own check.
+func (d *Device) layoutMinSize(b Binding) uint64 {
+	if d.skipChecks {
+		return 0 // tests: let a bad size reach the dispatch
+	}
+	return b.MinSize
+}
+
+// Compile compiles k now, or returns at once when it is already compiled.
+// Concurrent calls for the same kernel (by [gpu.Kernel.Key]) compile it
+// once; the others wait for that compile or for ctx. A failed compile is not
+// cached: the error goes to the callers that waited for it, and a later call
+// compiles again. Errors are [*Error]s with the driver's message (naga's
+// diagnostic for invalid WGSL), or ctx.Err(). In a browser Compile waits
+// for the browser's compiler: call it from a goroutine, not inside a
+// js.FuncOf callback (there it returns an error); the browser's
+// compilation messages are of type [ErrorTypeValidation] at the user's
+// line and column.
+func (d *Device) Compile(ctx context.Context, k *gpu.Kernel) error {
+	if k == nil {
+		return newError("Compile", ErrorTypeInvalidArgument, "nil kernel")
+	}
+	_, err := d.pipelineFor(ctx, k)
+	return err
+}
+
+// CompileAsync compiles k as [Device.Compile] does, but returns once k's
+// source is checked and lowered, with the errors of those checks (every
+// error of Compile but the driver's refusal of the lowered source, or a
+// Close meanwhile), and leaves the rest of the compile — the driver's, the
+// larger part — running on the device's compile workers
+// ([Options].CompileWorkers). [Device.Compiled] reports k compiled once that
+// finished; Compile, Precompile or a launch of k waits for it and returns
+// its error. It implements [gpu.AsyncCompiler]: under CompileAndAutotune
+// package client compiles a discarded launch's kernel this way, and waits
+// for the driver at the next Sync. In a browser the rest is the browser's
+// compile, which a goroutine awaits.
+func (d *Device) CompileAsync(ctx context.Context, k *gpu.Kernel) error {
+	if k == nil {
+		return newError("Compile", ErrorTypeInvalidArgument, "nil kernel")
+	}
+	_, err := d.frontFor(ctx, k)
+	return err
+}
+
+// CheckKernel checks k as [Device.Compile] does, with this device's limits,
+// without compiling it: see [CheckKernel] (the package function) for the
+// checks and the result. The result's Bindings are what [Device.Launch]
+// binds, in order.
+func (d *Device) CheckKernel(ctx context.Context, k *gpu.Kernel) (*KernelInfo, error) {
+	if k == nil {
+		return nil, newError("Check", ErrorTypeInvalidArgument, "nil kernel")
 	}
 	if d.closed.Load() {
-		return nil, key, false, closedError("Compile")
+		return nil, closedError("Check")
 	}
-	if !ok {
-		p = nil
-	}
-	return p, key, false, nil
+	return checkKernel(ctx, "Check", k.Source(), k.Entry(), k.Constants(), d.limits)
 }
 
-// frontFor returns k's pipeline once its front half is built (its bindings
-// and bind group layouts), compiling it (once across concurrent callers)
-// if needed; the driver half may still be running: p.done closes when it
-// has, and p.pipe is valid only then. It must be called without d.life
-// held.
-func (d *Device) frontFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error) {
-	if p := d.kernelPipeline(k); p != nil && !d.closed.Load() {
-		return p, nil // the launch path: one atomic load, no call
-	}
-	p, key, ready, err := d.lookupPipeline(ctx, k)
-	if ready || err != nil {
-		return p, err
-	}
-	if p == nil {
-		np := newPipeline(k)
-		var loaded bool
-		if p, loaded = d.pipelines.LoadOrStore(key, np); !loaded {
-			d.compileBegin()
-			if err := d.buildFront(np, k); err != nil {
-				d.compileEnd()
-				return nil, err
-			}
-			d.startDriver(np, k)
-			return np, nil
-		}
-	}
-	if err := p.awaitFront(ctx); err != nil {
-		return nil, err
-	}
-	return p, nil
+func newPipeline(k *gpu.Kernel) *pipeline {
+	return &pipeline{front: make(chan struct{}), done: make(chan struct{}), name: label(k.String())}
 }
 
-// build compiles k into p, both halves in one go, and publishes the
-// result. On failure it removes p from the cache so that a later call
-// tries again.
-func (d *Device) build(p *pipeline, k *gpu.Kernel) {
-	defer close(p.done)
-	defer close(p.front)
-	if err := d.buildEntered(p, k); err != nil {
-		p.err, p.frontErr = err, err
-		d.uncache(p, k)
-		return
-	}
-	p.ok.Store(true)
+// label is a kernel's name as a driver label (desktop) or a GPU object's label (js): valid UTF-8 without NULs (the
+// driver panics on invalid UTF-8 and C would cut the name at a NUL).
+func label(name string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(name, "\uFFFD"), "\x00", "\uFFFD")
 }
 
-// uncache removes p, failed, from the cache, keeping any newer entry.
-func (d *Device) uncache(p *pipeline, k *gpu.Kernel) {
-	d.pipelines.Compute(k.Key(), func(old *pipeline, loaded bool) (*pipeline, bool) {
-		return old, !loaded || old == p // delete p, keep any newer entry
-	})
+// withKernel names k in a compile's error.
+func withKernel(k *gpu.Kernel, err error) error {
+	if e, ok := err.(*Error); ok {
+		e.Op = "Compile"
+		e.Message = k.String() + ": " + e.Message
+	}
+	return err
 }
 
-// buildEntered builds p inside d.enter; a failed build releases what it
-// made.
-func (d *Device) buildEntered(p *pipeline, k *gpu.Kernel) error {
-	leave, err := d.enter("Compile")
-	if err != nil {
-		return err
+// kernelEntry is one entry of a device's index by kernel pointer: a kernel
+// and its pipeline on the device. It is immutable.
+type kernelEntry struct {
+	k *gpu.Kernel
+	p *pipeline
+}
+
+// The index by kernel pointer: a map from each kernel found on the device to
+// its entry (Device.byKernel), in front of it a direct-mapped cache of the
+// entries found last (Device.recent, slot by kernelSlot). A launch of a
+// kernel in the cache costs one atomic load, as long as a loop keeps its
+// kernels few and their slots apart; a slot's other kernels cost a lookup
+// in the map, which takes the slot over. The cache by content key
+// (Device.pipelines) stays the truth: the index only saves hashing the key.
+const (
+	kernelSlotBits = 8
+	kernelSlots    = 1 << kernelSlotBits
+
+	// kernelIndexMin is how many entries the map may hold before
+	// indexKernel empties it (see there).
+	kernelIndexMin = 1024
+)
+
+// kernelSlot returns k's slot in Device.recent: Fibonacci hashing of k's
+// address (the garbage collector does not move heap objects, and a slot
+// holds its kernel, so the address stays k's).
+func kernelSlot(k *gpu.Kernel) uint {
+	return uint(uint64(uintptr(unsafe.Pointer(k))) * 0x9E3779B97F4A7C15 >> (64 - kernelSlotBits))
+}
+
+// kernelPipeline returns k's pipeline if this very *gpu.Kernel was found
+// on d before (see indexKernel), or nil. It never allocates. The caller
+// checks d.closed (and, in js, which indexes a pipeline once its front
+// half is made, p.ok).
+func (d *Device) kernelPipeline(k *gpu.Kernel) *pipeline {
+	slot := &d.recent[kernelSlot(k)]
+	if e := slot.Load(); e != nil && e.k == k {
+		return e.p
 	}
-	defer leave()
-	err = d.buildFrontLocked(p, k)
-	if err == nil {
-		err = d.buildDriverLocked(p, k)
-	}
-	if err != nil {
-		p.release()
-		return err
+	if e, ok := d.byKernel.Load(k); ok {
+		slot.Store(e)
+		return e.p
 	}
 	return nil
 }
 
-// buildFront builds p's front half inside d.enter and publishes it. On
-// failure it releases what it made, removes p from the cache and finishes
-// p with the error.
-func (d *Device) buildFront(p *pipeline, k *gpu.Kernel) (err error) {
-	defer func() {
-		if err != nil {
-			p.err, p.frontErr = err, err
-			d.uncache(p, k)
-			close(p.front)
-			close(p.done)
-		}
-	}()
-	leave, err := d.enter("Compile")
-	if err != nil {
-		return err
+// indexKernel records p, compiled (in js: its front half made), as k's pipeline in the index by kernel
+// pointer. The map keeps its kernels reachable, so it is bounded: once it
+// holds kernelIndexMin entries and twice as many as there are pipelines (a
+// program that makes its kernels anew, WithConstants per step say), it is
+// emptied and refills from the launches that follow.
+func (d *Device) indexKernel(k *gpu.Kernel, p *pipeline) {
+	if n := d.byKernel.Size(); n >= kernelIndexMin && n >= 2*d.pipelines.Size() {
+		d.byKernel.Clear()
 	}
-	defer leave()
-	if err := d.buildFrontLocked(p, k); err != nil {
-		p.release()
-		return err
-	}
-	close(p.front)
-	return nil
-}
-
-// startDriver builds p's driver half on a compile worker and publishes the
-// result. On failure p is removed from the cache; its bind group layouts
-// (which launches checked against the front half may have used) are kept
-// until Close.
-func (d *Device) startDriver(p *pipeline, k *gpu.Kernel) {
-	go func() {
-		defer d.compileEnd() // after done closes
-		d.compileSem <- struct{}{}
-		defer func() { <-d.compileSem }()
-		defer close(p.done)
-		leave, err := d.enter("Compile")
-		if err != nil {
-			// Close has begun: it releases p's front half with the cache
-			// (it finds p there, done or not, under its write lock).
-			p.err = err
-			return
-		}
-		defer leave()
-		if err := d.buildDriverLocked(p, k); err != nil {
-			p.releaseDriver()
-			p.err = err
-			d.uncache(p, k)
-			d.mu.Lock()
-			d.failedFronts = append(d.failedFronts, p)
-			d.mu.Unlock()
-			return
-		}
-		p.ok.Store(true)
-		if !d.closed.Load() {
-			d.indexKernel(k, p)
-		}
-	}()
+	e := &kernelEntry{k: k, p: p}
+	d.byKernel.Store(k, e)
+	d.recent[kernelSlot(k)].Store(e)
 }
 
 // compileBegin and compileEnd bracket a pipeline's build on the compile
@@ -367,90 +254,4 @@ func (d *Device) compileTime() time.Duration {
 		t += time.Since(d.compileSince)
 	}
 	return t
-}
-
-// buildFrontLocked checks and lowers k and makes p's bind group layouts.
-func (d *Device) buildFrontLocked(p *pipeline, k *gpu.Kernel) error {
-	d.compiles.Add(1)
-	ki, err := checkKernel(context.Background(), "Compile", k.Source(), k.Entry(), k.Constants(), d.limits)
-	if err != nil {
-		return withKernel(k, err)
-	}
-	p.bindings, p.entry, p.lowered, p.annotate = ki.Bindings, ki.LoweredName, ki.Lowered, ki.posMap.Annotate
-	if err := d.buildGroups(p, k.Name()); err != nil {
-		return withKernel(k, err)
-	}
-	return nil
-}
-
-// buildDriverLocked makes p's shader module, pipeline layout and compute
-// pipeline.
-func (d *Device) buildDriverLocked(p *pipeline, k *gpu.Kernel) error {
-	lowered, pm := p.lowered, p.annotate
-	p.lowered, p.annotate = "", nil // the cache of the lowering keeps them; the pipeline need not
-	module, err := d.createShaderModule("Compile", label(k.Name()), lowered)
-	if err != nil {
-		return withKernel(k, driverRefused(err, pm))
-	}
-	defer module.release()
-	bgls := make([]nBindGroupLayout, len(p.groups))
-	for i := range p.groups {
-		bgls[i] = p.groups[i].bgl
-	}
-	p.layout, err = d.createPipelineLayout("Compile", label(k.Name()), bgls)
-	if err != nil {
-		return withKernel(k, err)
-	}
-	p.pipe, err = d.createComputePipeline("Compile", label(k.Name()), p.layout, module, p.entry)
-	if err != nil {
-		return withKernel(k, driverRefused(err, pm))
-	}
-	return nil
-}
-
-// driverRefused marks an error of the driver's shader compiler, which saw
-// the lowered source, not the user's, and adds the user's position from
-// the lowering's map (annotate).
-func driverRefused(err error, annotate func(string) string) error {
-	if e, ok := err.(*Error); ok && e.Type == ErrorTypeValidation {
-		if annotate != nil {
-			e.Message = annotate(e.Message)
-		}
-		e.Message = "the driver's shader compiler (naga 0.13) refused the lowered source: " + e.Message
-	}
-	return err
-}
-
-// buildGroups makes one bind group layout per group index of p, from 0 to
-// the highest group its bindings use, and a bind group for each index no
-// binding uses.
-func (d *Device) buildGroups(p *pipeline, name string) error {
-	p.splitGroups()
-	for gi := range p.groups {
-		g := &p.groups[gi]
-		entries := make([]layoutEntry, 0, g.hi-g.lo)
-		for _, b := range g.binds {
-			entries = append(entries, layoutEntry{binding: b.Index, typ: b.Type, minSize: d.layoutMinSize(b)})
-		}
-		var err error
-		if g.bgl, err = d.createBindGroupLayout("Compile", label(name), entries); err != nil {
-			return err
-		}
-		if g.lo == g.hi {
-			if g.empty, err = d.createBindGroup("Compile", label(name), g.bgl, nil); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// pause backs off a polling loop: yields first, then sleeps up to 1ms.
-func pause(n int) {
-	if n < 4 {
-		runtime.Gosched()
-		return
-	}
-	d := time.Duration(1<<min(n-4, 10)) * time.Microsecond
-	time.Sleep(d)
 }

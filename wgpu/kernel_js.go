@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"syscall/js"
-	"time"
 
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu/internal/lower"
@@ -118,19 +117,19 @@ func (d *Device) frontFor(ctx context.Context, k *gpu.Kernel) (*pipeline, error)
 	p, loaded := d.pipelines.LoadOrStore(key, np)
 	if !loaded {
 		d.compiles.Add(1)
-		start := time.Now()
+		d.compileBegin()
 		if err := d.buildFront(np, k); err != nil {
 			np.err, np.frontErr = err, err
 			d.uncache(np, k)
 			close(np.front)
 			close(np.done)
-			d.compileNanos.Add(int64(time.Since(start)))
+			d.compileEnd()
 			return nil, err
 		}
 		close(np.front)
 		d.indexKernel(k, np)
 		d.drivers.Add(1)
-		go d.buildDriver(np, k, start)
+		go d.buildDriver(np, k)
 		return np, nil
 	}
 	if err := p.awaitFront(ctx); err != nil {
@@ -194,10 +193,10 @@ func (d *Device) buildFront(p *pipeline, k *gpu.Kernel) error {
 
 // buildDriver compiles p's source in the browser and makes its pipeline,
 // on its own goroutine, and publishes the result.
-func (d *Device) buildDriver(p *pipeline, k *gpu.Kernel, start time.Time) {
+func (d *Device) buildDriver(p *pipeline, k *gpu.Kernel) {
 	defer d.drivers.Done()
 	defer close(p.done)
-	defer func() { d.compileNanos.Add(int64(time.Since(start))) }()
+	defer d.compileEnd()
 	err := d.compileBrowser(p, k)
 	if err != nil {
 		p.err = err
@@ -246,3 +245,8 @@ func (d *Device) compileBrowser(p *pipeline, k *gpu.Kernel) error {
 	p.pipe = r.Get("pipeline").Int()
 	return nil
 }
+
+// release and releaseFront release nothing: a pipeline's objects in the
+// page's table go with its device's runtime, which Close destroys.
+func (p *pipeline) release()      {}
+func (p *pipeline) releaseFront() {}

@@ -567,6 +567,10 @@ func (s statusWord) load() int32 { return int32(C.sg_status_load(s.p)) }
 // free frees a word whose callback has run (load() != 0).
 func (s statusWord) free() { C.sg_status_free(s.p) }
 
+// err returns nil: a desktop Sync has no error to report past its flush's
+// (the driver's errors are scoped per call).
+func (s statusWord) err(string) error { return nil }
+
 // abandon gives the word up: it is freed now if its callback has run, or by
 // the callback when it runs.
 func (s statusWord) abandon() { C.sg_status_abandon(s.p) }

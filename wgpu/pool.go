@@ -1,5 +1,3 @@
-//go:build cgo
-
 package wgpu
 
 // tempKey is what a recycled buffer is reused for: the same size and usage.
@@ -155,8 +153,7 @@ func (d *Device) recycle(b *Buffer) (handled bool) {
 		b.recycled.Store(false)
 		return false
 	}
-	st := newStatusWord()
-	onSubmittedWorkDone(d.queue, st)
+	st := d.reuseSignal()
 	key := tempKey{b.size, b.usage}
 	p.free[key] = append(p.free[key], tempEntry{b: b, done: st, waiting: true})
 	p.held += b.size

@@ -1,5 +1,3 @@
-//go:build cgo || (js && wasm)
-
 package wgpu
 
 import (

@@ -1,5 +1,3 @@
-//go:build cgo
-
 package wgpu
 
 import (
@@ -23,7 +21,7 @@ const (
 // staging is one MapRead|CopyDst buffer of a power-of-two size, reused by
 // read-backs. Its fields other than state are written once.
 type staging struct {
-	buf   nBuffer
+	buf   bufHandle
 	class uint8   // log2 of size
 	size  uint64  // 1 << class
 	word  mapWord // owned by the staging buffer; freed once no callback can write it
@@ -73,7 +71,7 @@ func (d *Device) getStaging(op string, size uint64) (*staging, error) {
 		return s, nil
 	}
 	d.stageMu.Unlock()
-	buf, err := d.createBuffer(op, "streamgate-staging", 1<<c, BufferUsageMapRead|BufferUsageCopyDst)
+	buf, err := d.newStagingHandle(op, 1<<c)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +102,7 @@ func (d *Device) putStagingLocked(s *staging) {
 func (d *Device) dropStagingLocked(s *staging) {
 	s.state = stagingGone
 	delete(d.staging.all, s)
-	s.buf.release()
+	d.dropBuffer(s.buf)
 	s.word.free()
 }
 
@@ -123,7 +121,7 @@ func (d *Device) reclaimDrainingLocked() {
 		case st == 0:
 			keep = append(keep, s)
 		case st-1 == mapStatusSuccess:
-			unmap(s.buf)
+			d.unmapStaging(s)
 			d.putStagingLocked(s)
 		default:
 			d.dropStagingLocked(s)
@@ -135,12 +133,12 @@ func (d *Device) reclaimDrainingLocked() {
 
 // startRead copies size bytes of src into a pooled staging buffer, submits
 // the copy and starts mapping the staging buffer. Called inside d.enter.
-func (d *Device) startRead(op string, src nBuffer, size uint64) (pendingRead, error) {
+func (d *Device) startRead(op string, src bufHandle, size uint64) (pendingRead, error) {
 	return d.startReadAt(op, src, 0, size)
 }
 
 // startReadAt is startRead of the size bytes of src at offset off.
-func (d *Device) startReadAt(op string, src nBuffer, off, size uint64) (pendingRead, error) {
+func (d *Device) startReadAt(op string, src bufHandle, off, size uint64) (pendingRead, error) {
 	s, err := d.getStaging(op, size)
 	if err != nil {
 		return pendingRead{}, err
@@ -200,7 +198,7 @@ func (d *Device) finishReadInto(ctx context.Context, op string, rd pendingRead, 
 		d.dropStagingLocked(s)
 		return newError(op, ErrorTypeValidation, "mapping the staging buffer failed: %s", mapStatusName(status))
 	}
-	ok := readFinish(s.buf, dst[:min(uint64(len(dst)), rd.size)])
+	ok := d.readFinish(s, dst[:min(uint64(len(dst)), rd.size)])
 	d.putStagingLocked(s)
 	if !ok {
 		return newError(op, ErrorTypeInternal, "the staging buffer's mapped range is unavailable")
@@ -238,7 +236,7 @@ func (d *Device) closeStaging() (freeWords func()) {
 	p.closed = true
 	var idle, draining []mapWord
 	for s := range p.all {
-		s.buf.release()
+		d.dropBuffer(s.buf)
 		switch s.state {
 		case stagingIdle:
 			idle = append(idle, s.word)

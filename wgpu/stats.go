@@ -1,5 +1,3 @@
-//go:build cgo
-
 package wgpu
 
 // Stats returns the device's counts. It never blocks on a call in progress

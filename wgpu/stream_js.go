@@ -5,6 +5,7 @@ package wgpu
 import (
 	"context"
 	"slices"
+	"syscall/js"
 	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
@@ -14,63 +15,30 @@ import (
 // (jsrt_js.go's commands) in Go; flushLocked hands the list to the page
 // in one call, which encodes it into one compute pass and submits it.
 
-// stream is one logical stream's pending work. All fields are guarded by
-// mu.
-type stream struct {
-	d  *Device
-	id gpu.StreamID
+// streamMutex is a stream's lock: in the page, pageMutex (plainload_js.go).
+type streamMutex = pageMutex
 
-	mu        pageMutex
-	cmds      []uint32                // the commands since the last flush
-	launches  int                     // launches in cmds, a replay's counted one by one
-	seq       uint64                  // launches accepted on this stream
-	used      map[*bindGroup]struct{} // bind groups the batch uses
-	replays   []*Graph                // graphs replayed in the batch
-	recent    [recentBGs]recentBG
-	nextSlot  int
-	submitted bool
-	closed    bool
+// streamDriver is the browser's part of a stream: the command list since
+// the last flush. Its fields are guarded by the stream's mu.
+type streamDriver struct {
+	cmds    []uint32 // the commands since the last flush
+	replays []*Graph // graphs replayed in the batch
 }
 
-// bindGroup is a cached bind group, released (dropped from the JS table)
-// when one of its buffers is, or by Close.
-type bindGroup struct {
-	key     bgKey     // written once
-	ref     int       // written once: the GPUBindGroup's index in the JS table
-	buffers []*Buffer // written once
-}
-
-// bindGroupFor returns the cached bind group for key, creating it.
-// Called inside d.enter.
-func (d *Device) bindGroupFor(op string, key bgKey, bufs []*Buffer) (*bindGroup, error) {
-	d.bgMu.Lock()
-	defer d.bgMu.Unlock()
-	if bg, ok := d.bindGroups[key]; ok {
-		return bg, nil
-	}
+// newBindGroup creates the GPUBindGroup of key's group with bufs bound
+// and returns its index in the JS table. Called inside d.enter.
+func (d *Device) newBindGroup(op string, key bgKey, bufs []*Buffer) (ref int, err error) {
 	args := make([]any, 0, 1+2*key.n)
 	args = append(args, key.g.bgl)
 	for i := range key.n {
 		args = append(args, key.g.binds[i].Index, bufs[i].buf)
 	}
-	var ref int
-	var err error
 	catchJS(op, &err, func() { ref = d.rt.bindGroup.Invoke(args...).Int() })
-	if err != nil {
-		if e, ok := err.(*Error); ok {
-			e.Message = key.g.name + ": " + e.Message
-		}
-		return nil, err
-	}
-	bg := &bindGroup{key: key, ref: ref, buffers: append([]*Buffer(nil), bufs...)}
-	d.bindGroups[key] = bg
-	for _, b := range bg.buffers {
-		if len(b.bindGroups) == 0 || b.bindGroups[len(b.bindGroups)-1] != bg {
-			b.bindGroups = append(b.bindGroups, bg)
-		}
-	}
-	return bg, nil
+	return ref, err
 }
+
+// dropBindGroup drops a bind group that left the cache from the JS table.
+func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 
 // Launch records one dispatch of k on stream, with the checks and the
 // binding order of the desktop build's Launch (see there): a failed check
@@ -166,7 +134,7 @@ func (d *Device) recordRecent(id gpu.StreamID, p *pipeline, workgroups [3]uint32
 			s.useLocked(r.bg)
 			r.used = true
 		}
-		c[3+gi] = uint32(r.bg.ref)
+		c[3+gi] = uint32(r.bg.bg)
 	}
 	if len(p.groups) > 1 && aliased(p, bindings) {
 		s.mu.Unlock()
@@ -239,7 +207,7 @@ func (s *stream) appendLaunchLocked(op string, p *pipeline, bufs []*Buffer, work
 			s.cmds = s.cmds[:first]
 			return err
 		}
-		s.cmds = append(s.cmds, uint32(bg.ref))
+		s.cmds = append(s.cmds, uint32(bg.bg))
 	}
 	s.cmds = append(s.cmds, workgroups[0], workgroups[1], workgroups[2])
 	s.seq++
@@ -281,47 +249,20 @@ func (s *stream) clearLocked() {
 	s.launches = 0
 }
 
-// Sync flushes the stream and waits until the queue has done the work
-// submitted so far (queue.onSubmittedWorkDone), then reports the first
-// error the browser found in the device's work since the last Sync (its
-// error scopes are the device's, so a Sync may report another stream's
-// error). A stream with no state, or one CloseStream retired, has nothing
-// to wait for: nil. If ctx is done first it returns ctx.Err(). It awaits
-// the browser: inside a js.FuncOf callback it returns an error instead.
-func (d *Device) Sync(ctx context.Context, id gpu.StreamID) error {
-	const op = "Sync"
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	leave, err := d.enter(op)
+// discardLocked drops the pending work without submitting it.
+func (s *stream) discardLocked() { s.clearLocked() }
+
+// workDone returns a status word set once the queue has done the work
+// submitted so far (queue.onSubmittedWorkDone) and the error scope of the
+// device's work since the last call has resolved: its err is the first
+// error the browser found in that work.
+func (d *Device) workDone(op string) (st statusWord, err error) {
+	var p js.Value
+	catchJS(op, &err, func() { p = d.rt.done.Invoke() })
 	if err != nil {
-		return err
+		return st, err
 	}
-	s, ok := d.streams.Load(id)
-	if !ok {
-		leave()
-		return nil
-	}
-	if inCallback() {
-		leave()
-		return callbackError(op)
-	}
-	s.mu.Lock()
-	ferr := s.flushLocked(op)
-	submitted := s.submitted
-	s.mu.Unlock()
-	if !submitted {
-		leave()
-		return ferr
-	}
-	p := d.rt.done.Invoke()
-	leave()
-	v, err := await(ctx, op, p)
-	if err != nil {
-		return err
-	}
-	if ferr != nil {
-		return ferr
-	}
-	return scopeError(op, v.String())
+	st = newStatusWord()
+	st.settle(p)
+	return st, nil
 }

@@ -82,11 +82,18 @@ func (d *Device) readStart(op string, src nBuffer, srcOff uint64, staging nBuffe
 	return ok != 0, scopeErr(op, &s)
 }
 
-// readFinish copies the mapped staging buffer into dst and unmaps it.
+// readFinish copies the mapped staging buffer s into dst and unmaps it.
 // Called inside d.enter once the map succeeded.
-func readFinish(staging nBuffer, dst []byte) bool {
-	return C.sgb_read_finish(cu(staging.ref), C.size_t(len(dst)), unsafe.Pointer(unsafe.SliceData(dst))) != 0
+func (d *Device) readFinish(s *staging, dst []byte) bool {
+	return C.sgb_read_finish(cu(s.buf.ref), C.size_t(len(dst)), unsafe.Pointer(unsafe.SliceData(dst))) != 0
 }
 
-// unmap unmaps a staging buffer whose map succeeded. Called inside d.enter.
-func unmap(staging nBuffer) { C.sgb_unmap(cu(staging.ref)) }
+// unmapStaging unmaps a staging buffer whose map succeeded. Called inside
+// d.enter.
+func (d *Device) unmapStaging(s *staging) { C.sgb_unmap(cu(s.buf.ref)) }
+
+// newStagingHandle creates a staging buffer of size bytes, MapRead and
+// CopyDst. Called inside d.enter.
+func (d *Device) newStagingHandle(op string, size uint64) (nBuffer, error) {
+	return d.createBuffer(op, "streamgate-staging", size, BufferUsageMapRead|BufferUsageCopyDst)
+}
