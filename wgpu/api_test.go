@@ -148,14 +148,15 @@ func signature(ft *ast.FuncType) string {
 }
 
 // TestAPISameWithoutCgo guards that a program which compiles against this
-// package with cgo compiles without it: nocgo.go must export exactly what
-// the cgo files do. A method added to Device or Buffer in a cgo file fails
-// here until nocgo.go mirrors it (returning noCgo(op) or a zero value).
+// package with cgo compiles without it: the build without a device (the
+// *_none.go backend) must export exactly what the cgo build does. The API
+// lives in the shared files; a backend file that exports something fails
+// here until every backend does.
 func TestAPISameWithoutCgo(t *testing.T) {
 	withCgo, noCgo := build.Default, build.Default
 	withCgo.GOOS, withCgo.GOARCH, withCgo.CgoEnabled = "linux", "amd64", true
 	noCgo.GOOS, noCgo.GOARCH, noCgo.CgoEnabled = "linux", "amd64", false
-	compareAPI(t, withCgo, noCgo, "nocgo.go")
+	compareAPI(t, withCgo, noCgo, "the *_none.go files")
 }
 
 // TestAPISameInBrowser guards the same for the js build (GOOS=js

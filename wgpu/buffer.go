@@ -71,6 +71,9 @@ var _ gpu.Buffer = (*Buffer)(nil)
 // and BufferUsageMapWrite only with BufferUsageCopySrc (the browser would
 // make an invalid buffer, and say so only later).
 func (d *Device) NewBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
+	if d == nil {
+		return nil, nilDeviceError("NewBuffer")
+	}
 	const op = "NewBuffer"
 	if usage == 0 {
 		usage = BufferUsageDefault
@@ -114,16 +117,26 @@ func (b *Buffer) Size() uint64 {
 }
 
 // Usage returns the buffer's usage.
-func (b *Buffer) Usage() BufferUsage { return b.usage }
+func (b *Buffer) Usage() BufferUsage {
+	if b == nil {
+		return 0
+	}
+	return b.usage
+}
 
 // Device returns the device that owns the buffer.
-func (b *Buffer) Device() *Device { return b.d }
+func (b *Buffer) Device() *Device {
+	if b == nil {
+		return nil
+	}
+	return b.d
+}
 
 // enter enters the device for op (see [Device.enter]) and checks that b is
 // a live buffer.
 func (b *Buffer) enter(op string) (leave func(), err error) {
 	if b == nil {
-		return nil, newError(op, ErrorTypeInvalidArgument, "nil buffer")
+		return nil, nilBufferError(op)
 	}
 	leave, err = b.d.enter(op)
 	if err != nil {

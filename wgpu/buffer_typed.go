@@ -96,7 +96,7 @@ func ReadInto[T Numeric](ctx context.Context, b *Buffer, offset uint64, dst []T)
 
 func readTyped[T Numeric](ctx context.Context, op string, b *Buffer, offset uint64, dst []T) (ferr, err error) {
 	if b == nil {
-		return nil, newError(op, ErrorTypeInvalidArgument, "nil buffer")
+		return nil, nilBufferError(op)
 	}
 	raw := bytesOf(dst)
 	ferr, err = b.readAt(ctx, op, offset, raw)

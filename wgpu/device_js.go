@@ -10,9 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall/js"
-	"time"
-
-	"github.com/streamgate/streamgate/gpu"
 )
 
 // deviceDriver is the browser backend's part of a Device: the page's
@@ -215,15 +212,6 @@ func Adapters() ([]AdapterInfo, error) {
 	return []AdapterInfo{info}, nil
 }
 
-// TimeStream returns an [*Error] of type [ErrorTypeUnsupported] and does
-// not call fn: the js build has no timestamp queries.
-func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() error) (time.Duration, error) {
-	if d.closed.Load() {
-		return 0, closedError("TimeStream")
-	}
-	return 0, newError("TimeStream", ErrorTypeUnsupported, "the js build has no timestamp queries (Device.HasTimestamps is false)")
-}
-
 // beforeClose waits for the compiles in flight, whose driver halves await
 // the browser without the device's life lock; inside a js.FuncOf callback
 // it cannot (the page's event loop waits for the callback), and they fail
@@ -253,3 +241,18 @@ func setLogLevel(LogLevel) {}
 // uncapturedErrors returns how many WebGPU errors escaped every error
 // scope in this page.
 func uncapturedErrors() uint64 { return uncapturedTotal.Load() }
+
+// queryHandle is a timestamp query set; the browser's build makes none
+// (Device.hasTS is false, so TimeStream refuses before it would).
+type queryHandle = int
+
+func (d *Device) newTimestampQueries(op string) (queryHandle, bufHandle, error) {
+	return 0, 0, newError(op, ErrorTypeUnsupported, "the browser's build has no timestamp queries")
+}
+func (s *stream) timestampLocked(op string, _ queryHandle, _ uint32) error {
+	return newError(op, ErrorTypeUnsupported, "the browser's build has no timestamp queries")
+}
+func (s *stream) resolveQueriesLocked(op string, _ queryHandle, _ bufHandle) error {
+	return newError(op, ErrorTypeUnsupported, "the browser's build has no timestamp queries")
+}
+func (d *Device) dropQueries(queryHandle, bufHandle) {}

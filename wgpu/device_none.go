@@ -4,35 +4,18 @@ package wgpu
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
-	"time"
+	"sync"
 
 	"github.com/streamgate/streamgate/gpu"
 )
 
-// This file is the package in a program built without cgo (CGO_ENABLED=0,
-// or no C compiler): the same API, so code that compiles with cgo compiles
-// without it, but no WebGPU. [Open] and [Adapters] return an error matching
-// [ErrNoCgo] that says how to build with cgo; since no [Device] or [Buffer]
-// can be made, their methods return that error or zero values.
-// api_test.go checks that both builds export the same identifiers.
-
-// noCgo returns the error every call of op returns in this build.
-func noCgo(op string) error {
-	return &Error{Op: op, Type: ErrorTypeNoCgo, Message: noCgoMessage}
-}
-
-// Device is one WebGPU device; in this build without cgo there is none:
-// [Open] fails with [ErrNoCgo], and every method returns that error or a
-// zero value. It is safe for concurrent use.
-type Device struct{}
-
-var (
-	_ gpu.Service    = (*Device)(nil)
-	_ gpu.GPUTimer   = (*Device)(nil)
-	_ gpu.Identifier = (*Device)(nil)
-)
+// The backend of a program built without cgo (CGO_ENABLED=0, or no C
+// compiler) and not for a browser: the same API, so code that compiles
+// with cgo compiles without it, but no WebGPU. [Open] and [Adapters]
+// return an error matching [ErrNoCgo] that says how to build with cgo;
+// since no [Device] can be made, every method of one (a nil *Device, the
+// one Open returned) returns that error or a zero value. The backend's
+// calls below are never reached.
 
 // Open returns an error matching [ErrNoCgo]: this program was built without
 // cgo, which WebGPU needs.
@@ -42,180 +25,100 @@ func Open(opts Options) (*Device, error) { return nil, noCgo("Open") }
 // without cgo, which WebGPU needs.
 func Adapters() ([]AdapterInfo, error) { return nil, noCgo("Adapters") }
 
-// SetLogLevel does nothing without cgo; it panics on an invalid level, as
-// the cgo build does.
-func SetLogLevel(l LogLevel) {
-	if l > LogTrace {
-		panic(fmt.Sprintf("wgpu: invalid LogLevel %d", l))
-	}
+// haveDevice: this build opens no device.
+const haveDevice = false
+
+type (
+	deviceDriver   struct{}
+	streamDriver   struct{}
+	pipelineDriver struct{}
+	recorderDriver struct{}
+	graphDriver    struct{}
+	streamMutex    = sync.Mutex
+	bufHandle      = int
+	pipeHandle     = int
+	bglHandle      = int
+	bgHandle       = int
+	statusWord     struct{}
+	mapWord        = statusWord
+)
+
+// The backend's calls. No device opens in this build, so none is reached;
+// each fails as Open did.
+
+const (
+	foregroundDriver       = true
+	mapStatusSuccess int32 = 0
+)
+
+type queryHandle = int
+
+func defaultCompileWorkers() int                 { return 1 }
+func inCallback() bool                           { return false }
+func setLogLevel(LogLevel)                       {}
+func uncapturedErrors() uint64                   { return 0 }
+func mapStatusName(int32) string                 { return "no device" }
+func newMapWord() mapWord                        { return mapWord{} }
+func checkWebGPUUsage(string, BufferUsage) error { return nil }
+
+func (statusWord) load() int32          { return 0 }
+func (statusWord) free()                {}
+func (statusWord) abandon()             {}
+func (w statusWord) status() statusWord { return w }
+func (statusWord) err(op string) error  { return noCgo(op) }
+
+func (d *Device) beforeClose()                                                {}
+func (d *Device) drainQueue()                                                 {}
+func (d *Device) closeDriver()                                                {}
+func (d *Device) poll(op string, _ bool) error                                { return noCgo(op) }
+func (d *Device) waitStatus(_ context.Context, op string, _ statusWord) error { return noCgo(op) }
+func (d *Device) workDone(op string) (statusWord, error)                      { return statusWord{}, noCgo(op) }
+func (d *Device) reuseSignal() statusWord                                     { return statusWord{} }
+func (d *Device) newBufHandle(op string, _ uint64, _ BufferUsage) (bufHandle, error) {
+	return 0, noCgo(op)
 }
-
-// ServiceID returns 0.
-func (d *Device) ServiceID() gpu.ServiceID { return 0 }
-
-// Info returns the zero AdapterInfo.
-func (d *Device) Info() AdapterInfo { return AdapterInfo{} }
-
-// AdapterIdentity returns "".
-func (d *Device) AdapterIdentity() string { return "" }
-
-// Limits returns the zero Limits.
-func (d *Device) Limits() Limits { return Limits{} }
-
-// HasTimestamps returns false.
-func (d *Device) HasTimestamps() bool { return false }
-
-// Close returns nil: there is nothing to release.
-func (d *Device) Close() error { return nil }
-
-// CloseStream returns an error matching [ErrNoCgo].
-func (d *Device) CloseStream(id gpu.StreamID) error { return noCgo("CloseStream") }
-
-// Compile returns an error matching [ErrNoCgo].
-func (d *Device) Compile(ctx context.Context, k *gpu.Kernel) error { return noCgo("Compile") }
-
-// CompileAsync returns an error matching [ErrNoCgo].
-func (d *Device) CompileAsync(ctx context.Context, k *gpu.Kernel) error {
-	return noCgo("Compile")
+func (d *Device) newStagingHandle(op string, _ uint64) (bufHandle, error)     { return 0, noCgo(op) }
+func (d *Device) dropBuffer(bufHandle)                                        {}
+func (d *Device) queueWrite(op string, _ bufHandle, _ uint64, _ []byte) error { return noCgo(op) }
+func (d *Device) submitCopy(op string, _ bufHandle, _ uint64, _ bufHandle, _, _ uint64) error {
+	return noCgo(op)
 }
-
-// CompileWorkers returns 0.
-func (d *Device) CompileWorkers() int { return 0 }
-
-// CheckKernel returns an error matching [ErrNoCgo]; the package function
-// [CheckKernel] needs no device and works in this build.
-func (d *Device) CheckKernel(ctx context.Context, k *gpu.Kernel) (*KernelInfo, error) {
-	return nil, noCgo("Check")
+func (d *Device) readStart(op string, _ bufHandle, _ uint64, _ bufHandle, _ uint64, _ mapWord) (bool, error) {
+	return false, noCgo(op)
 }
-
-// Compiled returns false.
-func (d *Device) Compiled(k *gpu.Kernel) bool { return false }
-
-// Precompile returns an error matching [ErrNoCgo].
-func (d *Device) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
-	return noCgo("Precompile")
+func (d *Device) readFinish(*staging, []byte) bool                               { return false }
+func (d *Device) unmapStaging(*staging)                                          {}
+func (d *Device) newBindGroup(op string, _ bgKey, _ []*Buffer) (bgHandle, error) { return 0, noCgo(op) }
+func (d *Device) dropBindGroup(*bindGroup)                                       {}
+func (d *Device) newBindGroupLayout(op, _ string, _ []Binding) (bglHandle, error) {
+	return 0, noCgo(op)
 }
-
-// Launch returns an error matching [ErrNoCgo].
-func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
-	return noCgo("Launch")
+func (d *Device) newEmptyBindGroup(op, _ string, _ bglHandle) (bgHandle, error)        { return 0, noCgo(op) }
+func (d *Device) buildDriver(*pipeline, *gpu.Kernel) error                             { return noCgo("Compile") }
+func (d *Device) launchRecent(gpu.StreamID, *gpu.Kernel, [3]uint32, []gpu.Buffer) bool { return false }
+func (d *Device) newTimestampQueries(op string) (queryHandle, bufHandle, error) {
+	return 0, 0, noCgo(op)
 }
+func (d *Device) dropQueries(queryHandle, bufHandle) {}
 
-// Flush returns an error matching [ErrNoCgo].
-func (d *Device) Flush(id gpu.StreamID) error { return noCgo("Flush") }
+func (p *pipeline) keepSource(*KernelInfo) {}
+func (p *pipeline) release()               {}
+func (p *pipeline) releaseFront()          {}
+func (p *pipeline) releaseDriver()         {}
 
-// Sync returns an error matching [ErrNoCgo].
-func (d *Device) Sync(ctx context.Context, id gpu.StreamID) error { return noCgo("Sync") }
-
-// NewBuffer returns an error matching [ErrNoCgo].
-func (d *Device) NewBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
-	return nil, noCgo("NewBuffer")
+func (s *stream) flushLocked(op string) error { return noCgo(op) }
+func (s *stream) discardLocked()              {}
+func (s *stream) appendLaunchLocked(op string, _ *pipeline, _ []*Buffer, _ [3]uint32) error {
+	return noCgo(op)
 }
+func (s *stream) replayLocked(op string, _ *Graph) error                           { return noCgo(op) }
+func (s *stream) timestampLocked(op string, _ queryHandle, _ uint32) error         { return noCgo(op) }
+func (s *stream) resolveQueriesLocked(op string, _ queryHandle, _ bufHandle) error { return noCgo(op) }
 
-// TimeStream returns an error matching [ErrNoCgo] and does not call fn.
-func (d *Device) TimeStream(ctx context.Context, id gpu.StreamID, fn func() error) (time.Duration, error) {
-	return 0, noCgo("TimeStream")
+func (r *GraphRecorder) recordGroups(op string, _ *pipeline, _ []*Buffer) (int, error) {
+	return 0, noCgo(op)
 }
-
-// Buffer is a device buffer; in this build without cgo there is none (see
-// [Device]). It is safe for concurrent use.
-type Buffer struct{}
-
-var _ gpu.Buffer = (*Buffer)(nil)
-
-// Size returns 0.
-func (b *Buffer) Size() uint64 { return 0 }
-
-// Usage returns 0.
-func (b *Buffer) Usage() BufferUsage { return 0 }
-
-// Device returns nil.
-func (b *Buffer) Device() *Device { return nil }
-
-// Release does nothing.
-func (b *Buffer) Release() {}
-
-// Devices returns nil: without cgo no device opens.
-func Devices() []*Device { return nil }
-
-// SetLogger does nothing without cgo: there is no driver to log.
-func SetLogger(l *slog.Logger) {}
-
-// Stats returns the zero Stats.
-func (d *Device) Stats() Stats { return Stats{} }
-
-// TempBuffer returns an error matching [ErrNoCgo].
-func (d *Device) TempBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
-	return nil, noCgo("TempBuffer")
-}
-
-// CopyTo returns an error matching [ErrNoCgo].
-func (b *Buffer) CopyTo(dst *Buffer, srcOff, dstOff, size uint64) error { return noCgo("CopyTo") }
-
-// Clear returns an error matching [ErrNoCgo].
-func (b *Buffer) Clear(offset, size uint64) error { return noCgo("Clear") }
-
-// Recycle does nothing.
-func (b *Buffer) Recycle() {}
-
-// Write returns an error matching [ErrNoCgo].
-func Write[T Numeric](b *Buffer, offset uint64, v []T) error { return noCgo("Write") }
-
-// Read returns an error matching [ErrNoCgo].
-func Read[T Numeric](ctx context.Context, b *Buffer, offset uint64, n int) ([]T, error) {
-	return nil, noCgo("Read")
-}
-
-// ReadInto returns an error matching [ErrNoCgo].
-func ReadInto[T Numeric](ctx context.Context, b *Buffer, offset uint64, dst []T) error {
-	return noCgo("ReadInto")
-}
-
-// NewBufferFrom returns an error matching [ErrNoCgo].
-func NewBufferFrom[T Numeric](d *Device, usage BufferUsage, v []T) (*Buffer, error) {
-	return nil, noCgo("NewBufferFrom")
-}
-
-// Capture returns an error matching [ErrNoCgo].
-func (d *Device) Capture(id gpu.StreamID) (gpu.GraphRecorder, error) { return nil, noCgo("Capture") }
-
-// GraphRecorder records a graph; in this build there is none.
-type GraphRecorder struct{}
-
-// Launch returns an error matching [ErrNoCgo].
-func (r *GraphRecorder) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
-	return noCgo("Capture")
-}
-
-// Len returns 0.
-func (r *GraphRecorder) Len() int { return 0 }
-
-// Finish returns an error matching [ErrNoCgo].
-func (r *GraphRecorder) Finish() (gpu.Graph, error) { return nil, noCgo("Capture") }
-
-// Graph is a captured graph; in this build there is none.
-type Graph struct{}
-
-// ID returns 0.
-func (g *Graph) ID() uint64 { return 0 }
-
-// Len returns 0.
-func (g *Graph) Len() int { return 0 }
-
-// Stream returns 0.
-func (g *Graph) Stream() gpu.StreamID { return 0 }
-
-// Device returns nil.
-func (g *Graph) Device() *Device { return nil }
-
-// Check returns an error matching [ErrNoCgo].
-func (g *Graph) Check() error { return noCgo("Replay") }
-
-// Replay returns an error matching [ErrNoCgo].
-func (g *Graph) Replay() error { return noCgo("Replay") }
-
-// Release does nothing.
-func (g *Graph) Release() {}
-
-// String returns "graph".
-func (g *Graph) String() string { return "graph" }
+func (r *GraphRecorder) recordDispatch(int, *pipeline, [3]uint32) {}
+func (r *GraphRecorder) waitPipelines(op string) error            { return noCgo(op) }
+func (g *Graph) setDriver(op string, _ *GraphRecorder) error      { return noCgo(op) }
+func (g *Graph) releaseDriver()                                   {}

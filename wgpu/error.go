@@ -129,6 +129,22 @@ func nilDeviceError(op string) error {
 	return newError(op, ErrorTypeInvalidArgument, "nil device (the *Device of an Open that failed?)")
 }
 
+// callbackError is the error of an op that would await a promise inside a
+// js.FuncOf callback.
+func callbackError(op string) error {
+	return newError(op, ErrorTypeInvalidArgument, "called inside a js.FuncOf callback, where awaiting the browser would deadlock "+
+		"(the page's event loop waits for the callback to return): call it from a goroutine (go func() { … }())")
+}
+
+// nilBufferError is the error of a call on a nil *Buffer (see
+// nilDeviceError).
+func nilBufferError(op string) error {
+	if !haveDevice {
+		return noCgo(op)
+	}
+	return newError(op, ErrorTypeInvalidArgument, "nil buffer")
+}
+
 // Error formats the error as "wgpu: Op: Type: Message".
 func (e *Error) Error() string {
 	var b strings.Builder

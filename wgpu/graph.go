@@ -22,6 +22,9 @@ var _ gpu.Capturer = (*Device)(nil)
 // returns an error matching [ErrClosed] once Close has begun, and one
 // matching [ErrStreamClosed] when [Device.CloseStream] retired id.
 func (d *Device) Capture(id gpu.StreamID) (gpu.GraphRecorder, error) {
+	if d == nil {
+		return nil, nilDeviceError("Capture")
+	}
 	return d.newGraphRecorder(id)
 }
 

@@ -227,13 +227,6 @@ func inCallback() bool {
 	}
 }
 
-// callbackError is the error of an op that would await a promise inside a
-// js.FuncOf callback.
-func callbackError(op string) error {
-	return newError(op, ErrorTypeInvalidArgument, "called inside a js.FuncOf callback, where awaiting the browser would deadlock "+
-		"(the page's event loop waits for the callback to return): call it from a goroutine (go func() { … }())")
-}
-
 // await waits for promise p from a goroutine and returns its value, or an
 // error when it rejects (the rejection's message) or ctx is done first
 // (ctx.Err(); the callbacks are released once the promise settles). Inside

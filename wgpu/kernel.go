@@ -4,16 +4,14 @@ import (
 	"context"
 	"strings"
 	"sync/atomic"
-	"time"
 	"unsafe"
 
 	"github.com/streamgate/streamgate/gpu"
 )
 
 // A kernel's compile entry points, its pipeline's group layout and the
-// index by kernel pointer, shared by the desktop build and the browser's
-// (js): each build's pipelineFor and frontFor compile, with its own
-// driver (kernel.go, kernel_js.go).
+// index by kernel pointer (compile.go builds the pipelines; the backend's
+// driver half is kernel_native.go's or kernel_js.go's).
 
 var _ gpu.AsyncCompiler = (*Device)(nil)
 
@@ -137,6 +135,9 @@ func (d *Device) CompileAsync(ctx context.Context, k *gpu.Kernel) error {
 // checks and the result. The result's Bindings are what [Device.Launch]
 // binds, in order.
 func (d *Device) CheckKernel(ctx context.Context, k *gpu.Kernel) (*KernelInfo, error) {
+	if d == nil {
+		return nil, nilDeviceError("Check")
+	}
 	if k == nil {
 		return nil, newError("Check", ErrorTypeInvalidArgument, "nil kernel")
 	}
@@ -197,8 +198,7 @@ func kernelSlot(k *gpu.Kernel) uint {
 
 // kernelPipeline returns k's pipeline if this very *gpu.Kernel was found
 // on d before (see indexKernel), or nil. It never allocates. The caller
-// checks d.closed (and, in js, which indexes a pipeline once its front
-// half is made, p.ok).
+// checks d.closed.
 func (d *Device) kernelPipeline(k *gpu.Kernel) *pipeline {
 	slot := &d.recent[kernelSlot(k)]
 	if e := slot.Load(); e != nil && e.k == k {
@@ -211,7 +211,7 @@ func (d *Device) kernelPipeline(k *gpu.Kernel) *pipeline {
 	return nil
 }
 
-// indexKernel records p, compiled (in js: its front half made), as k's pipeline in the index by kernel
+// indexKernel records p, compiled, as k's pipeline in the index by kernel
 // pointer. The map keeps its kernels reachable, so it is bounded: once it
 // holds kernelIndexMin entries and twice as many as there are pipelines (a
 // program that makes its kernels anew, WithConstants per step say), it is
@@ -223,35 +223,4 @@ func (d *Device) indexKernel(k *gpu.Kernel, p *pipeline) {
 	e := &kernelEntry{k: k, p: p}
 	d.byKernel.Store(k, e)
 	d.recent[kernelSlot(k)].Store(e)
-}
-
-// compileBegin and compileEnd bracket a pipeline's build on the compile
-// clock (Stats.CompileTime).
-func (d *Device) compileBegin() {
-	d.compileMu.Lock()
-	defer d.compileMu.Unlock()
-	if d.compileActive == 0 {
-		d.compileSince = time.Now()
-	}
-	d.compileActive++
-}
-
-func (d *Device) compileEnd() {
-	d.compileMu.Lock()
-	defer d.compileMu.Unlock()
-	d.compileActive--
-	if d.compileActive == 0 {
-		d.compileBusy += time.Since(d.compileSince)
-	}
-}
-
-// compileTime reads the compile clock.
-func (d *Device) compileTime() time.Duration {
-	d.compileMu.Lock()
-	defer d.compileMu.Unlock()
-	t := d.compileBusy
-	if d.compileActive > 0 {
-		t += time.Since(d.compileSince)
-	}
-	return t
 }

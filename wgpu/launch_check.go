@@ -128,6 +128,59 @@ func (bd Binding) accepts(b *Buffer) error {
 	return nil
 }
 
+// Launch records one dispatch of k with the given workgroup counts and
+// buffers on stream. The buffers bind in (group, binding) order of k's
+// entry point's interface: the bindings the entry point statically uses,
+// in whichever of the device's bind groups and with whatever numbering
+// (gaps included), sorted by @group then @binding ([CheckKernel] lists
+// them). It compiles k first if needed. The dispatch is submitted later:
+// when the stream has MaxBatch dispatches pending, on [Device.Flush] or
+// [Device.Sync], or on an upload, read-back or release of a buffer it binds.
+//
+// Launch checks everything it can before recording: k is not nil; the
+// workgroup counts against maxComputeWorkgroupsPerDimension; the number of
+// buffers against the kernel's bindings; that each buffer is a live
+// [*Buffer] of this device; each buffer's size against the minimum its
+// binding needs and its usage against the binding's kind (storage or
+// uniform), as the WGSL front-end derives them; and that no buffer is
+// bound twice where one binding is read_write. Each failure is an [*Error]
+// naming the kernel and the binding, and nothing is recorded.
+//
+// Should the driver still reject a submitted batch, the stream replays it
+// without the launches it rejects: every other launch runs exactly once, in
+// order, and the call that submitted the batch returns a
+// [*gpu.LaunchError] naming the rejected launches. In a browser a launch
+// the browser still rejects is reported by the next Sync (its error scope
+// resolves later), not by the call that submitted it; and the first launch
+// of a kernel awaits the browser's compiler, so it must come from a
+// goroutine, not a js.FuncOf callback (there it returns an error).
+func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
+	if d.launchRecent(id, k, workgroups, bindings) {
+		return nil
+	}
+	const op = "Launch"
+	var inline [inlineBindings]*Buffer
+	p, bufs, err := d.checkLaunch(op, k, workgroups, bindings, inline[:0])
+	if err != nil {
+		return err
+	}
+	return d.record(op, id, p, bufs, workgroups)
+}
+
+// checkLaunch makes Launch's checks (and a graph recorder's) before
+// anything is recorded: it compiles k and returns its pipeline and the
+// bindings as *Buffers, appended to bufs.
+func (d *Device) checkLaunch(op string, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, bufs []*Buffer) (*pipeline, []*Buffer, error) {
+	if k == nil {
+		return nil, nil, newError(op, ErrorTypeInvalidArgument, "nil kernel")
+	}
+	p, err := d.pipelineFor(context.Background(), k)
+	if err != nil {
+		return nil, nil, err
+	}
+	return d.checkBindings(op, p, workgroups, bindings, bufs)
+}
+
 // checkLaunchFront is checkLaunch for a graph recorder: it needs only the
 // front half of k's compile (its bindings and bind group layouts), and
 // leaves the driver half running.

@@ -3,8 +3,6 @@
 package wgpu
 
 import (
-	"context"
-
 	"github.com/streamgate/streamgate/gpu"
 )
 
@@ -22,51 +20,9 @@ type launchRec struct {
 	g   *Graph // non-nil for a replay of g: its launches are seq, seq+1, …
 }
 
-// Launch records one dispatch of k with the given workgroup counts and
-// buffers on stream. The buffers bind in (group, binding) order of k's
-// entry point's interface: the bindings the entry point statically uses,
-// in whichever of the device's bind groups and with whatever numbering
-// (gaps included), sorted by @group then @binding ([CheckKernel] lists
-// them). It compiles k first if needed. The dispatch is submitted later:
-// when the stream has MaxBatch dispatches pending, on [Device.Flush] or
-// [Device.Sync], or on an upload, read-back or release of a buffer it binds.
-//
-// Launch checks everything it can before recording: k is not nil; the
-// workgroup counts against maxComputeWorkgroupsPerDimension; the number of
-// buffers against the kernel's bindings; that each buffer is a live
-// [*Buffer] of this device; each buffer's size against the minimum its
-// binding needs and its usage against the binding's kind (storage or
-// uniform), as the WGSL front-end derives them; and that no buffer is
-// bound twice where one binding is read_write. Each failure is an [*Error]
-// naming the kernel and the binding, and nothing is recorded.
-//
-// Should the driver still reject a submitted batch, the stream replays it
-// without the launches it rejects: every other launch runs exactly once, in
-// order, and the call that submitted the batch returns a
-// [*gpu.LaunchError] naming the rejected launches.
-func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
-	const op = "Launch"
-	var inline [inlineBindings]*Buffer
-	p, bufs, err := d.checkLaunch(op, k, workgroups, bindings, inline[:0])
-	if err != nil {
-		return err
-	}
-	return d.record(op, id, p, bufs, workgroups)
-}
-
-// checkLaunch makes Launch's checks (and a graph recorder's) before
-// anything is recorded: it compiles k and returns its pipeline and the
-// bindings as *Buffers, appended to bufs.
-func (d *Device) checkLaunch(op string, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, bufs []*Buffer) (*pipeline, []*Buffer, error) {
-	if k == nil {
-		return nil, nil, newError(op, ErrorTypeInvalidArgument, "nil kernel")
-	}
-	p, err := d.pipelineFor(context.Background(), k)
-	if err != nil {
-		return nil, nil, err
-	}
-	return d.checkBindings(op, p, workgroups, bindings, bufs)
-}
+// launchRecent reports false: on the desktop every launch takes Launch's
+// one path (the browser's build has a flat path for a repeated launch).
+func (d *Device) launchRecent(gpu.StreamID, *gpu.Kernel, [3]uint32, []gpu.Buffer) bool { return false }
 
 // appendLaunchLocked appends a checked launch of p to the stream's batch:
 // a bind group per group of p's layout and the dispatch, or nothing and

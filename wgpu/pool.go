@@ -47,6 +47,9 @@ type tempPool struct {
 // next user's writes. TempBuffer never waits for the signal: until it
 // comes it makes a new buffer instead.
 func (d *Device) TempBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
+	if d == nil {
+		return nil, nilDeviceError("TempBuffer")
+	}
 	const op = "TempBuffer"
 	if usage == 0 {
 		usage = BufferUsageDefault

@@ -5,6 +5,9 @@ package wgpu
 // at any time, also after Close (then the device holds nothing); the fields
 // are not read at one instant, one lock at a time.
 func (d *Device) Stats() Stats {
+	if d == nil {
+		return Stats{}
+	}
 	s := Stats{
 		Compiles:         d.compiles.Load(),
 		PipelinesCached:  d.pipelines.Size(),

@@ -3,7 +3,6 @@
 package wgpu
 
 import (
-	"context"
 	"slices"
 	"syscall/js"
 	"unsafe"
@@ -40,46 +39,15 @@ func (d *Device) newBindGroup(op string, key bgKey, bufs []*Buffer) (ref int, er
 // dropBindGroup drops a bind group that left the cache from the JS table.
 func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 
-// Launch records one dispatch of k on stream, with the checks and the
-// binding order of the desktop build's Launch (see there): a failed check
-// is an [*Error] naming the kernel and the binding, and records nothing.
-// It compiles k first if needed, which awaits the browser's compiler: the
-// first launch of a kernel must come from a goroutine, not a js.FuncOf
-// callback (there it returns an error). The dispatch is submitted on
-// [Device.Flush] or [Device.Sync], when the stream has MaxBatch
-// dispatches pending, or on an upload, read-back or release of a buffer
-// it binds. A launch the browser still rejects is reported by the next
-// Sync (its error scope resolves later), not by the call that submitted
-// it.
-func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
-	if k != nil {
-		if e := loadPointer(&d.recent[kernelSlot(k)]); e != nil && e.k == k && loadBool(&e.p.ok) && d.recordRecent(id, e.p, workgroups, bindings) {
-			return nil
-		}
+// launchRecent records the launch a loop repeats on its flat path
+// (recordRecent) and reports whether it did; Launch makes any other in
+// full.
+func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) bool {
+	if k == nil || d == nil {
+		return false
 	}
-	return d.launch(id, k, workgroups, bindings)
-}
-
-// launch is Launch's full path: it compiles k if needed, makes every
-// check, and records the launch through the device's bind group cache.
-func (d *Device) launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) error {
-	const op = "Launch"
-	if k == nil {
-		return newError(op, ErrorTypeInvalidArgument, "nil kernel")
-	}
-	p := d.kernelPipeline(k)
-	if p == nil || !p.ok.Load() || d.closed.Load() {
-		var err error
-		if p, err = d.pipelineFor(context.Background(), k); err != nil {
-			return err
-		}
-	}
-	var inline [inlineBindings]*Buffer
-	p, bufs, err := d.checkBindings(op, p, workgroups, bindings, inline[:0])
-	if err != nil {
-		return err
-	}
-	return d.record(op, id, p, bufs, workgroups)
+	e := loadPointer(&d.recent[kernelSlot(k)])
+	return e != nil && e.k == k && loadBool(&e.p.ok) && d.recordRecent(id, e.p, workgroups, bindings)
 }
 
 // recordRecent records the launch that a loop makes most: of a pipeline
