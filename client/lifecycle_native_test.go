@@ -8,26 +8,52 @@
 package client_test
 
 import (
+	"errors"
+	"sync"
 	"testing"
 
-	"github.com/streamgate/streamgate/internal/low/testhook"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/streamgatetest"
+	"github.com/streamgate/streamgate/wgpu"
 )
 
-// TestLifecycleModelCatchesResurrection: on a device made to recreate the
-// streams CloseStream retired (testhook.RecreateRetiredStreams: the
-// defect of issue 27, a call racing Close brings its stream back), the
-// model finds a violation.
+// resurrecting is a device that brings back the streams CloseStream
+// retired: a launch that the device refuses on a retired stream is made on
+// a fresh stream in its place, which nothing closes. It is the broken
+// device the lifecycle model must catch; it exists only in this test.
+type resurrecting struct {
+	*wgpu.Device
+	mu    sync.Mutex
+	fresh map[gpu.StreamID]gpu.StreamID
+}
+
+func (r *resurrecting) Launch(id gpu.StreamID, k *gpu.Kernel, wg [3]uint32, bindings ...gpu.Buffer) error {
+	err := r.Device.Launch(id, k, wg, bindings...)
+	if !errors.Is(err, gpu.ErrStreamClosed) {
+		return err
+	}
+	r.mu.Lock()
+	f, ok := r.fresh[id]
+	if !ok {
+		f = gpu.NewStreamID()
+		r.fresh[id] = f
+	}
+	r.mu.Unlock()
+	return r.Device.Launch(f, k, wg, bindings...)
+}
+
+// TestLifecycleModelCatchesResurrection: on a device that recreates the
+// streams CloseStream retired (a call racing Close brings its stream
+// back), the model finds a violation.
 func TestLifecycleModelCatchesResurrection(t *testing.T) {
-	testhook.RecreateRetiredStreams.Store(true)
-	defer testhook.RecreateRetiredStreams.Store(false)
 	// A resurrection needs a call that passed its client's closed check to
 	// reach the device after Close closed the stream: most rounds have one,
 	// not all; run rounds until one is caught, up to a bound no correct
 	// run of this defect gets near.
 	for attempt := range 10 {
 		d := streamgatetest.OpenDevice(t)
-		if errs, _ := lifecycleModel(t, d, 25, uint64(100+attempt)); len(errs) > 0 {
+		svc := &resurrecting{Device: d, fresh: map[gpu.StreamID]gpu.StreamID{}}
+		if errs, _ := lifecycleModelOn(t, d, svc, 25, uint64(100+attempt)); len(errs) > 0 {
 			t.Logf("attempt %d caught: %v", attempt, errs[0])
 			return
 		}

@@ -235,6 +235,13 @@ func (m *modelRound) run(rng *rand.Rand, workers int) {
 // is the streams the rounds left live, summed over the rounds.
 func lifecycleModel(t *testing.T, d *wgpu.Device, rounds int, seed uint64) (errs []error, left int) {
 	t.Helper()
+	return lifecycleModelOn(t, d, d, rounds, seed)
+}
+
+// lifecycleModelOn is lifecycleModel with the rounds' clients on svc, a
+// service over d.
+func lifecycleModelOn(t *testing.T, d *wgpu.Device, svc gpu.Service, rounds int, seed uint64) (errs []error, left int) {
+	t.Helper()
 	ctx := context.Background()
 	r := registry.New()
 	rng := rand.New(rand.NewPCG(seed, 27))
@@ -269,9 +276,9 @@ func lifecycleModel(t *testing.T, d *wgpu.Device, rounds int, seed uint64) (errs
 			m.victims = append(m.victims, v)
 		}
 		m.freed = make([]atomic.Bool, len(m.victims))
-		m.owner = client.New(d, client.WithRegistry(r))
-		m.shared = client.New(d, client.WithRegistry(r))
-		m.single = client.New(d, client.WithRegistry(r), client.WithStreamPolicy(client.Single))
+		m.owner = client.New(svc, client.WithRegistry(r))
+		m.shared = client.New(svc, client.WithRegistry(r))
+		m.single = client.New(svc, client.WithRegistry(r), client.WithStreamPolicy(client.Single))
 		m.clients = []*client.Client{m.owner, m.shared, m.single}
 		m.capture(rng) // a graph to replay from the start
 

@@ -22,7 +22,7 @@ type Snapshot struct {
 	// in decimal.
 	Services map[string]Service `json:"services"`
 	// Devices holds the open wgpu devices, keyed by service id in decimal
-	// (empty in a build without cgo).
+	// (empty in a build without a device: no cgo and not a browser).
 	Devices map[string]Device `json:"devices"`
 	// UncapturedErrors counts the WebGPU errors that escaped every error
 	// scope, on any device of the process: each is a bug.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/low/crash"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -163,7 +164,7 @@ const (
 func TestAbortPaths(t *testing.T) {
 	if name := os.Getenv(abortCaseEnv); name != "" {
 		if name == deliberateCrash {
-			crashNow()
+			crash.Now()
 			time.Sleep(time.Minute)
 		}
 		c, ok := abortCases[name]
@@ -210,7 +211,7 @@ func runAbortCase(name string) (result string, out []byte, err error) {
 // dying with it.
 func TestAbortPathsCatchACrash(t *testing.T) {
 	_, out, err := runAbortCase(deliberateCrash)
-	if err == nil || !strings.Contains(string(out), crashSignature) {
-		t.Fatalf("child dying (%s): exit error %v, want a failure showing it\n%s", crashSignature, err, out)
+	if err == nil || !strings.Contains(string(out), crash.Signature) {
+		t.Fatalf("child dying (%s): exit error %v, want a failure showing it\n%s", crash.Signature, err, out)
 	}
 }

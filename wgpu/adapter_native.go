@@ -6,6 +6,7 @@ package wgpu
 #include "capi.h"
 */
 import "C"
+import "github.com/streamgate/streamgate/wgpu/internal/xdg"
 
 // The BufferUsage bits are wgpu-native's: each line fails to compile (a
 // constant overflows uint32) when one differs.
@@ -112,7 +113,7 @@ func adapterInfo(a nAdapter) AdapterInfo {
 // Like [Open], it first makes sure XDG_RUNTIME_DIR is usable (see the
 // package documentation).
 func Adapters() ([]AdapterInfo, error) {
-	prepareRuntimeDir()
+	xdg.PrepareRuntimeDir()
 	inst := createInstance(allBackends)
 	defer inst.release()
 	adapters := inst.enumerateAdapters()

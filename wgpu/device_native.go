@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/streamgate/streamgate/wgpu/internal/naga"
+	"github.com/streamgate/streamgate/wgpu/internal/xdg"
 )
 
 // deviceDriver is the desktop backend's part of a Device: wgpu-native's
@@ -52,7 +53,7 @@ func defaultCompileWorkers() int { return runtime.GOMAXPROCS(0) }
 // [ErrNoAdapter]. It first makes sure XDG_RUNTIME_DIR is usable (see the
 // package documentation).
 func Open(opts Options) (*Device, error) {
-	prepareRuntimeDir()
+	xdg.PrepareRuntimeDir()
 	inst, adapter, err := requestAdapter(opts)
 	if err != nil {
 		return nil, err

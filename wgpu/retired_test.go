@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/gpu"
-	"github.com/streamgate/streamgate/internal/low/testhook"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -23,6 +22,12 @@ import (
 // and CloseStream return nil; and the device keeps no state for it. It
 // returns what it found wrong.
 func retiredRefuses(d *wgpu.Device, x *wgpu.Buffer, used bool) []error {
+	return retiredRefusesAfter(d, x, used, func() {})
+}
+
+// retiredRefusesAfter is retiredRefuses, calling afterClose right after the
+// stream's CloseStream.
+func retiredRefusesAfter(d *wgpu.Device, x *wgpu.Buffer, used bool, afterClose func()) []error {
 	ctx := context.Background()
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
@@ -54,6 +59,7 @@ func retiredRefuses(d *wgpu.Device, x *wgpu.Buffer, used bool) []error {
 	if err := d.CloseStream(id); err != nil {
 		return []error{err}
 	}
+	afterClose()
 	refused := func(op string, err error) {
 		if !errors.Is(err, wgpu.ErrStreamClosed) || !errors.Is(err, gpu.ErrStreamClosed) || errors.Is(err, wgpu.ErrClosed) {
 			fail("%s on a retired stream = %v, want ErrStreamClosed", op, err)
@@ -98,15 +104,14 @@ func TestRetiredStreamRefuses(t *testing.T) {
 	}
 }
 
-// TestRetiredRefusesCatchesResurrection: with the device made to recreate
-// retired streams (testhook.RecreateRetiredStreams, the defect of issue
-// 27), the checker of TestRetiredStreamRefuses fails.
+// TestRetiredRefusesCatchesResurrection: with the device made to forget
+// the stream it just retired (wgpu.ForgetRetired, a hook of the test
+// build only), so that later calls bring the stream back, the checker of
+// TestRetiredStreamRefuses fails.
 func TestRetiredRefusesCatchesResurrection(t *testing.T) {
 	d := openTestDevice(t)
 	x := mustBuffer(t, d, 256)
-	testhook.RecreateRetiredStreams.Store(true)
-	defer testhook.RecreateRetiredStreams.Store(false)
-	errs := retiredRefuses(d, x, true)
+	errs := retiredRefusesAfter(d, x, true, func() { wgpu.ForgetRetired(d) })
 	if len(errs) == 0 {
 		t.Fatal("retiredRefuses found nothing wrong on a device that recreates retired streams")
 	}

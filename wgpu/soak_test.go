@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamgate/streamgate/internal/low/race"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -111,7 +112,7 @@ func testCancelledWaits(t *testing.T, withReads bool) {
 	if heap1-heap0 > 64<<10 {
 		t.Errorf("Go heap grew by %d bytes over %d cancelled waits, want < 64 KiB", heap1-heap0, n)
 	}
-	if !withReads && !raceEnabled && rss1-rss0 > 4<<20 {
+	if !withReads && !race.Enabled && rss1-rss0 > 4<<20 {
 		t.Errorf("RSS grew by %d KiB over %d cancelled waits, want < 4 MiB", (rss1-rss0)/1024, n)
 	}
 }

@@ -25,18 +25,6 @@ import "sync/atomic"
 // registry, and must clear it (Store(nil)) when done.
 var RegistryWrite atomic.Pointer[func(r any, attempt int) (conflict bool)]
 
-// RecreateRetiredStreams, when set, makes every wgpu.Device make a stream's
-// state anew for an id that CloseStream retired, as the device did before
-// issue 27: a call racing CloseStream, or any later one, then brings the
-// stream back and leaves it on the device. It is the deliberately broken
-// variant a lifecycle check is shown to catch (client's
-// TestLifecycleModelCatchesResurrection). It is consulted only where a
-// stream's state is made, never on a launch's path through a live stream.
-//
-// Tests that set it must not run in parallel with other tests of a
-// device, and must clear it (Store(false)) when done.
-var RecreateRetiredStreams atomic.Bool
-
 // WGSLTokenize, when set, is called with the source each time package
 // wgsl's lexer starts on one: once per wgsl.Parse or wgsl.ParseFile. It
 // is how the lowering's tests count the times a compile reads the user's

@@ -1,6 +1,7 @@
 //go:build linux && !android
 
-package wgpu
+// Package xdg makes XDG_RUNTIME_DIR usable before a Vulkan driver loads.
+package xdg
 
 import (
 	"fmt"
@@ -10,10 +11,10 @@ import (
 	"syscall"
 )
 
-// runtimeDirOnce runs prepareRuntimeDir's work once per process.
+// runtimeDirOnce runs PrepareRuntimeDir's work once per process.
 var runtimeDirOnce sync.Once
 
-// prepareRuntimeDir makes sure, once per process and before wgpu-native
+// PrepareRuntimeDir makes sure, once per process and before wgpu-native
 // loads a Vulkan driver, that XDG_RUNTIME_DIR names a directory: Mesa's
 // drivers (lavapipe among them) print "XDG_RUNTIME_DIR is invalid or not
 // set in the environment" on every instance otherwise. A value that is an
@@ -21,7 +22,7 @@ var runtimeDirOnce sync.Once
 // private directory (mode 0700, owned by this user) under os.TempDir:
 // streamgate-xdg-<uid>, or a fresh one when that name is taken by something
 // else.
-func prepareRuntimeDir() {
+func PrepareRuntimeDir() {
 	runtimeDirOnce.Do(func() {
 		if dir, ok := runtimeDir(os.Getenv("XDG_RUNTIME_DIR"), os.TempDir(), os.Getuid()); ok {
 			os.Setenv("XDG_RUNTIME_DIR", dir)

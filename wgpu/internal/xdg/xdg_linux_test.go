@@ -1,6 +1,6 @@
 //go:build linux && !android
 
-package wgpu
+package xdg
 
 import (
 	"os"

@@ -1,5 +1,0 @@
-//go:build cgo && !race
-
-package wgpu_test
-
-const raceEnabled = false
