@@ -7,7 +7,7 @@
 //
 // A shim that can fail pushes error scopes for validation and
 // out-of-memory errors, makes its call and pops them, in one crossing; the
-// first error lands in an sgScope, which scopeError (native.go) turns into
+// first error lands in an sgScope, which scopeError (cgo_native.go) turns into
 // an *Error typed from the WGPUErrorType. wgpu-native's scopes are per
 // device, so the Go side calls such shims with the device's scope mutex
 // held.
@@ -47,7 +47,7 @@ static inline void sg_pop(WGPUDevice dev, sgScope *scope) {
 	wgpuDevicePopErrorScope(dev, sg_scope_cb, scope);
 }
 
-// ---- status words (native.go) ----
+// ---- status words (cgo_native.go) ----
 
 // A status word: 0 while pending, status+1 once the callback ran, -1 once
 // its waiter gave up on it. Of the callback and the waiter, whichever comes
@@ -208,7 +208,7 @@ static inline void sg_generate_report(uintptr_t instance, WGPUGlobalReport *r) {
 
 static inline void sg_set_log_level(uint32_t l) { wgpuSetLogLevel((WGPULogLevel)l); }
 
-// ---- device (device.go) ----
+// ---- device (device_native.go) ----
 
 static inline void sg_device_limits(uintptr_t d, WGPULimits *l) {
 	WGPUSupportedLimits s;
@@ -330,7 +330,7 @@ static inline uintptr_t sg_create_compute_pipeline(uintptr_t device, char const 
 }
 
 // The halves of the two shims above for the shared scopes of concurrent
-// compiles (native.go's sharedScope): the scopes pushed and popped in
+// compiles (cgo_native.go's sharedScope): the scopes pushed and popped in
 // calls of their own, the creation between them unscoped here; the caller
 // releases a handle its scopes' errors make invalid.
 static inline void sg_scopes_push(uintptr_t device) { sg_push(SG_H(WGPUDevice, device)); }
@@ -431,7 +431,7 @@ static inline void sg_encoder_resolve_query_set(uintptr_t device, uintptr_t enc,
 	sg_pop(dev, scope);
 }
 
-// ---- the batch encoder (submit.go) ----
+// ---- the batch encoder (submit_native.go) ----
 
 // sgLaunch is one recorded dispatch: the pipeline handle, where its bind
 // groups start in the pass's array of bind group handles and how many it
@@ -577,7 +577,7 @@ static inline int32_t *sgb_word_new(void) { return (int32_t *)calloc(1, sizeof(i
 static inline void sgb_word_free(int32_t *p) { free(p); }
 static inline int32_t sgb_word_load(int32_t *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
 
-// ---- callbacks (callbacks.go): the Go side ----
+// ---- callbacks (callbacks_native.go): the Go side ----
 
 extern void sgUncapturedError(uintptr_t handle, uint32_t type, char *message);
 extern void sgDriverLog(uint32_t level, char *message, void *userdata);

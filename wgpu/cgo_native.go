@@ -6,7 +6,7 @@ package wgpu
 // package's C API (capi.h): the handle types the package owns (one file
 // each, as go-webgpu lays them out) and the methods that call capi.h's
 // shims. Every wgpu-native call but the transfers' (transfer_native.go) and
-// the callbacks' (callbacks.go) is made from them. A handle is a struct
+// the callbacks' (callbacks_native.go) is made from them. A handle is a struct
 // whose ref is the C handle as a uintptr (C memory: the garbage collector
 // never looks at it); the zero handle is none. Each handle's release drops
 // the package's one reference; who calls it is said where the handle is

@@ -53,7 +53,7 @@ type Device struct {
 	workers  int           // written once: Options.CompileWorkers, or the backend's default
 
 	// compileSem holds a token per driver half of a CompileAsync running
-	// (kernel.go's startDriver): at most workers at once.
+	// (compile.go's startDriver): at most workers at once.
 	compileSem chan struct{}
 	// drivers counts the driver halves in flight (Close waits for them
 	// where the backend needs it).
@@ -104,7 +104,7 @@ type Device struct {
 	// graph whose last check saw the same epoch skips checking its buffers.
 	bufEpoch atomic.Uint64
 
-	// The compile clock (kernel.go's compileBegin, compileEnd): the time
+	// The compile clock (compile.go's compileBegin, compileEnd): the time
 	// some compile was in progress.
 	compileMu     sync.Mutex    // a leaf
 	compileActive int           // guarded by compileMu: builds in progress

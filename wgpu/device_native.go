@@ -24,7 +24,7 @@ type deviceDriver struct {
 	torn atomic.Bool // set once, under life's write lock, when Close released the device
 
 	// scopeMu serializes the shims that push and pop error scopes
-	// (native.go, transfer_native.go): wgpu-native's scopes are per device,
+	// (cgo_native.go, transfer_native.go): wgpu-native's scopes are per device,
 	// not per thread, so two concurrent scoped calls could pop each other's
 	// errors.
 	//

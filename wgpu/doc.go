@@ -2,8 +2,9 @@
 // static C library that go-webgpu ships and links) into a [Device] that
 // implements gpu.Service, the contract the client package drives. Every
 // call into wgpu-native goes through the package's own shims: capi.h
-// declares the C API (over a copy of go-webgpu's header), native.go holds
-// the handles, callbacks.go the C→Go callbacks.
+// declares the C API (over a copy of go-webgpu's header), the
+// handle_*_native.go files hold the handles (cgo_native.go what they
+// share), callbacks_native.go the C→Go callbacks.
 //
 // A [Device] owns one WebGPU instance, adapter, device and queue. Kernels
 // (gpu.Kernel: WGSL source and entry point) are compiled once per device
@@ -153,8 +154,11 @@
 // the next [Device.Sync] (from the device's error scopes, so possibly on
 // another stream's Sync), not isolated from the good launches of its batch
 // as on the desktop. There are no timestamp queries ([Device.TimeStream]
-// is unsupported). Read-backs map pooled staging buffers, as on the
-// desktop ([Options].StagingPoolBytes; the page keeps the pool).
+// is unsupported). Read-backs map pooled staging buffers, the same pool as
+// on the desktop ([Options].StagingPoolBytes), and [Device.TempBuffer]
+// recycles buffers from the same pool. One set of error scopes is open on
+// the device at a time, and each Sync closes it and opens the next, so an
+// operation leaves nothing behind for the next Sync to collect.
 //
 // The page has one thread and no preemption, and the browser answers by
 // promises: [Open], compiles (a kernel's first launch), [Device.Sync],
@@ -164,4 +168,30 @@
 // return, so the promise could never resolve. They detect that case (the
 // runtime's callback frame is on the goroutine's stack) and return an
 // [*Error] of type [ErrorTypeInvalidArgument] instead of hanging.
+//
+// # One device, two backends: the files
+//
+// There is one [Device], one [Buffer], one [Graph]: the device, its
+// streams, the launch path and its checks, the kernel index and the
+// compile pipeline, graphs, buffers, both pools, [Stats], Close and the
+// errors live in files every build shares. A build's backend supplies only
+// the calls into its driver — create and release the driver's objects
+// (buffers, bind group layouts, bind groups, pipelines), record a launch
+// into a stream's command list and encode and submit a batch, write and
+// map memory, timestamps — never at more than one seam per launch. A
+// file's name says which build it belongs to, one spelling each:
+//
+//   - name.go, no build line: shared by every build;
+//   - name_native.go, //go:build cgo: the desktop's backend, wgpu-native
+//     through cgo (its handles one file each, handle_*_native.go, as in
+//     go-webgpu);
+//   - name_js.go, //go:build js && wasm: the browser's backend, the page's
+//     navigator.gpu;
+//   - name_none.go, //go:build !cgo && !(js && wasm): a build with neither,
+//     whose Open returns [ErrNoCgo] (its backend's calls are never reached);
+//   - check_lower.go, //go:build !(js && wasm): the lowering of WGSL for
+//     the driver's old compiler (naga under wazero), which the browser's
+//     build does not link.
+//
+// Tests that need a device carry //go:build cgo || (js && wasm).
 package wgpu

@@ -4,7 +4,7 @@ package wgpu
 
 // Graphs: a stream's launches captured once (checked, compiled, their bind
 // groups made) and replayed onto the stream in one cgo crossing each. The
-// recorder and the graph are graph_common.go's; here are what the desktop
+// recorder and the graph are graph.go's; here are what the desktop
 // build records of them.
 
 // recorderDriver is what a desktop GraphRecorder records for the driver.

@@ -19,7 +19,7 @@ var _ gpu.AsyncCompiler = (*Device)(nil)
 // front half checks and lowers the source and makes the bind group layouts
 // (what a launch's checks and its bind groups need); the driver half (the
 // browser's, in js) makes the shader module, the pipeline layout and the
-// compute pipeline. See each build's kernel.go or kernel_js.go.
+// compute pipeline. See compile.go, and each backend's kernel_native.go or kernel_js.go.
 type pipeline struct {
 	front chan struct{} // closed when the front half finished, either way
 	done  chan struct{} // closed when the compile finished, either way

@@ -11,7 +11,7 @@ import (
 	"github.com/streamgate/streamgate/wgpu/internal/lower"
 )
 
-// A pipeline (kernel_common.go) is one kernel compiled on one device, in
+// A pipeline (kernel.go) is one kernel compiled on one device, in
 // two halves as in the desktop build: the front half (the front-end's
 // checks, the bindings and the explicit bind group layouts, made at once)
 // and the browser's half (the shader module, its compilation info and the

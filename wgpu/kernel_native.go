@@ -9,7 +9,7 @@ import (
 	"github.com/streamgate/streamgate/gpu"
 )
 
-// A pipeline (kernel_common.go) is one kernel compiled on one device: the
+// A pipeline (kernel.go) is one kernel compiled on one device: the
 // compute pipeline and the explicit layouts it was built with (implicit "auto" layouts leak one
 // bind group layout per pipeline in wgpu-native 0.17).
 //

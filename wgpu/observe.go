@@ -39,9 +39,10 @@ func Devices() []*Device {
 }
 
 // reportUncaptured logs a WebGPU error raised outside any error scope on d
-// to d's logger. native.go's uncaptured-error callback is to call it (with
-// d found from the callback's userdata); until then such errors are only
-// printed to standard error and counted.
+// to d's logger: the desktop's uncaptured-error callback
+// (callbacks_native.go, which finds d from the callback's userdata) and
+// the browser's uncapturederror handler (device_js.go) call it, after
+// counting the error.
 func (d *Device) reportUncaptured(typ ErrorType, message string) {
 	d.logger().Error("wgpu: uncaptured WebGPU error", "type", typ.String(), "message", message, "device", uint64(d.id))
 }

@@ -9,7 +9,7 @@ package wgpu
 //
 // The map callback of a read-back writes status+1 into a word that the
 // staging buffer owns for its whole life (see staging.go); unlike
-// native.go's status words it is never freed by the callback.
+// cgo_native.go's status words it is never freed by the callback.
 
 /*
 #cgo noescape sgb_write

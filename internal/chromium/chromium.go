@@ -30,8 +30,11 @@ const DefaultPath = "/usr/bin/chromium"
 //   - --enable-unsafe-webgpu: WebGPU on Linux, where Chromium does not enable
 //     it by default; requestAdapter returns null without it. Headless, the
 //     adapter is SwiftShader's Vulkan on the CPU (isFallbackAdapter true);
-//   - --no-sandbox: Chromium's sandbox refuses to run as root, as CI does.
-var Flags = []string{"--headless=new", "--enable-unsafe-webgpu", "--no-sandbox"}
+//   - --no-sandbox: Chromium's sandbox refuses to run as root, as CI does;
+//   - --enable-precise-memory-info and --js-flags=--expose-gc: tests that
+//     measure the page's JS heap (performance.memory, after gc()) read it
+//     exactly.
+var Flags = []string{"--headless=new", "--enable-unsafe-webgpu", "--no-sandbox", "--enable-precise-memory-info", "--js-flags=--expose-gc"}
 
 // Required reports whether a missing Chromium fails tests rather than
 // skipping them: STREAMGATE_REQUIRE_CHROMIUM=1.
