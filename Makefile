@@ -4,9 +4,10 @@ TOOLS     := $(CURDIR)/.tools/bin
 FUZZTIME  ?= 60s
 # make test fuzzes each target for a count of executions, not a duration:
 # under load Go 1.26's fuzzing coordinator races its own -fuzztime deadline
-# and fails with "context deadline exceeded" and no input written (Go issue
-# 75804, fixed in Go 1.27). Counts are sized to about 5-10 s each on 2 idle
-# cores; a real finding still writes testdata/fuzz/... and fails the run.
+# and fails with "context deadline exceeded" and no input written
+# (golang/go#75804, fixed in Go 1.27). Counts are sized to about 5-10 s
+# each on 2 idle cores; a real finding still writes testdata/fuzz/... and
+# fails the run.
 FUZZSMOKE_FuzzRegistry   ?= 150000x
 FUZZSMOKE_FuzzLockfree   ?= 300000x
 FUZZSMOKE_FuzzConcurrent ?= 30000x
@@ -127,15 +128,14 @@ fuzz:
 		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) || exit 1; \
 	done
 
-# The full soak of cancelled waits (issue 10): 200,000 Syncs cancelled
-# mid-wait; make test runs 20,000. The client lifecycle model (issue 27):
-# 1,000 rounds of calls racing Close; make test runs 25. The Redis cache's
-# linearizability check (issue 27): 40 outages rather than 4, and the broken
-# flusher's too.
+# The full soak of cancelled waits: 200,000 Syncs cancelled mid-wait; make
+# test runs 20,000. The client lifecycle model: 1,000 rounds of calls racing
+# Close; make test runs 25. The Redis cache's linearizability check: 40
+# outages rather than 4, and the broken flusher's too.
 soak: deps-gpu deps-redis
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run 'Cancelled' ./wgpu
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run '^TestLifecycleModel$$' ./client
-	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -timeout 30m -run 'TestIssue27_Linearizable$$' ./tune/rediscache
+	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -timeout 30m -run 'TestLinearizableThroughOutages$$' ./tune/rediscache
 
 # Generation with a KV cache: the warm-up (capture, compile, tune), the
 # decode graph replayed per token, the CPU check, then the same generation

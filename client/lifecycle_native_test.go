@@ -15,9 +15,8 @@ import (
 )
 
 // TestLifecycleModelCatchesResurrection: on a device made to recreate the
-// streams CloseStream retired (testhook.RecreateRetiredStreams: the
-// defect of issue 27, a call racing Close brings its stream back), the
-// model finds a violation.
+// streams CloseStream retired (testhook.RecreateRetiredStreams: a call
+// racing Close brings its stream back), the model finds a violation.
 func TestLifecycleModelCatchesResurrection(t *testing.T) {
 	testhook.RecreateRetiredStreams.Store(true)
 	defer testhook.RecreateRetiredStreams.Store(false)
