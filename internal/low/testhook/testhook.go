@@ -26,8 +26,8 @@ import "sync/atomic"
 var RegistryWrite atomic.Pointer[func(r any, attempt int) (conflict bool)]
 
 // RecreateRetiredStreams, when set, makes every wgpu.Device make a stream's
-// state anew for an id that CloseStream retired, as the device did before
-// issue 27: a call racing CloseStream, or any later one, then brings the
+// state anew for an id that CloseStream retired, as the device once did:
+// a call racing CloseStream, or any later one, then brings the
 // stream back and leaves it on the device. It is the deliberately broken
 // variant a lifecycle check is shown to catch (client's
 // TestLifecycleModelCatchesResurrection). It is consulted only where a
