@@ -21,10 +21,10 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/internal/redistest"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/streamgatetest"
@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 	if url := os.Getenv("STREAMGATE_REDIS_QUIET_CHILD"); url != "" {
 		os.Exit(quietChild(url))
 	}
-	goleak.VerifyTestMain(m)
+	os.Exit(leaktest.Run(m.Run))
 }
 
 // deadline bounds a test that a regression would hang: it then fails.

@@ -17,8 +17,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
@@ -145,7 +145,7 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("STREAMGATE_TUNE_OPENS"); path != "" {
 		os.Exit(opensChild(path))
 	}
-	goleak.VerifyTestMain(m)
+	os.Exit(leaktest.Run(m.Run))
 }
 
 type opensReport struct {
