@@ -4,9 +4,10 @@ TOOLS     := $(CURDIR)/.tools/bin
 FUZZTIME  ?= 60s
 # make test fuzzes each target for a count of executions, not a duration:
 # under load Go 1.26's fuzzing coordinator races its own -fuzztime deadline
-# and fails with "context deadline exceeded" and no input written (Go issue
-# 75804, fixed in Go 1.27). Counts are sized to about 5-10 s each on 2 idle
-# cores; a real finding still writes testdata/fuzz/... and fails the run.
+# and fails with "context deadline exceeded" and no input written
+# (golang/go#75804, fixed in Go 1.27). Counts are sized to about 5-10 s
+# each on 2 idle cores; a real finding still writes testdata/fuzz/... and
+# fails the run.
 FUZZSMOKE_FuzzRegistry   ?= 150000x
 FUZZSMOKE_FuzzLockfree   ?= 300000x
 FUZZSMOKE_FuzzConcurrent ?= 30000x
@@ -42,12 +43,20 @@ WASMPKGS := ./lockfree ./registry ./gpu ./metrics ./client ./streamgatetest \
 # where they have threads to race; under js one thread runs them in turn.
 WASMFLAGS ?= -short
 
+# Every go test run of make test goes through scripts/testlog, which keeps
+# its events in TESTLOGDIR/<stage>.json and prints what go test prints
+# without -v; once every stage has run, testlog check fails on a test that
+# skipped in all of them. $(call gotest,STAGE) is that go test -json.
+TESTLOG    := $(TOOLS)/testlog
+TESTLOGDIR := $(CURDIR)/out/testlog
+gotest = $(TESTLOG) run $(TESTLOGDIR)/$(1).json -- $(GO) test -json
+
 # Tests never skip for want of a GPU adapter here: lavapipe is installed.
 export STREAMGATE_REQUIRE_ADAPTER ?= 1
 # Nor for want of a redis-server (the Redis cache tests start their own).
 export STREAMGATE_REQUIRE_REDIS ?= 1
 
-.PHONY: all deps deps-gpu deps-lint deps-cross deps-redis deps-chromium test lint unit cross test-wasm fuzz-smoke bench bench-go fuzz soak demo demo-web demo-web-screenshot clean
+.PHONY: all deps deps-gpu deps-lint deps-cross deps-redis deps-chromium test testlog testlog-reset lint unit cross test-wasm fuzz-smoke bench bench-go fuzz soak demo demo-web demo-web-screenshot clean
 
 all: test
 
@@ -64,9 +73,16 @@ deps-redis:
 deps-chromium:
 	@scripts/install-deps.sh chromium
 
-test: deps lint unit cross test-wasm fuzz-smoke
+test: deps testlog-reset lint unit cross test-wasm fuzz-smoke
+	@echo "== every test ran in some stage"
+	$(TESTLOG) check $(TESTLOGDIR)/*.json
 
-lint:
+testlog:
+	@$(GO) build -o $(TESTLOG) ./scripts/testlog
+testlog-reset: testlog
+	@rm -rf $(TESTLOGDIR)
+
+lint: testlog
 	@echo "== gofmt"; out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	@echo "== go mod tidy"; $(GO) mod tidy -diff
 	@echo "== go vet"; $(GO) vet ./...
@@ -77,26 +93,28 @@ lint:
 	@echo "== staticcheck"; $(TOOLS)/staticcheck ./...
 	@echo "== pure Go (CGO_ENABLED=0, and GOARCH=386 for 64-bit atomic alignment)"
 	CGO_ENABLED=0 $(GO) build $(PURE)
-	CGO_ENABLED=0 $(GO) test -count=1 ./wgpu
+	CGO_ENABLED=0 $(call gotest,nocgo) -count=1 ./wgpu
 	@echo "== a program calling wgpu.Open, built with CGO_ENABLED=0, says it needs cgo"
 	@out=$$(CGO_ENABLED=0 $(GO) run ./wgpu/testdata/nocgo 2>&1); echo "$$out"; \
 		case "$$out" in *"NoCgo"*"CGO_ENABLED=1"*) ;; *) echo "want the NoCgo error naming CGO_ENABLED=1"; exit 1;; esac
 	GO=$(GO) scripts/test-386.sh $(PURE)
 
-unit:
+unit: testlog
 	@echo "== go test -race"
-	$(GO) test -race -count=1 ./...
+	$(call gotest,race) -race -count=1 ./...
 	@echo "== cgo pointer checks (GOEXPERIMENT=cgocheck2) on the packages that cross into C"
-	GOEXPERIMENT=cgocheck2 $(GO) test -count=1 ./wgpu ./client ./tune
+	GOEXPERIMENT=cgocheck2 $(call gotest,cgocheck2) -count=1 ./wgpu ./client ./tune
+	@echo "== without the race detector, the packages with tests that skip under it"
+	$(call gotest,norace) -count=1 ./wgpu/internal/naga
 
 # The tests of WASMPKGS built for GOOS=js GOARCH=wasm, each test binary run
 # in headless Chromium by scripts/wasmexec (which kills a binary that does
 # not exit, and fails without a WebGPU adapter or a Chromium here).
-test-wasm: deps-chromium
+test-wasm: deps-chromium testlog
 	@echo "== GOOS=js GOARCH=wasm go test in headless Chromium"
 	$(GO) build -o $(TOOLS)/wasmexec ./scripts/wasmexec
 	STREAMGATE_REQUIRE_ADAPTER=1 STREAMGATE_REQUIRE_CHROMIUM=1 GOOS=js GOARCH=wasm \
-		$(GO) test -count=1 $(WASMFLAGS) -exec $(TOOLS)/wasmexec $(WASMPKGS)
+		$(call gotest,wasm) -count=1 $(WASMFLAGS) -exec $(TOOLS)/wasmexec $(WASMPKGS)
 
 # windows/amd64 with cgo (mingw-w64), and darwin/amd64, darwin/arm64 and
 # android/arm64 without cgo: see scripts/cross.sh.
@@ -127,15 +145,14 @@ fuzz:
 		$(GO) test ./fuzz -run '^$$' -fuzz "^$$t\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINIMIZE) || exit 1; \
 	done
 
-# The full soak of cancelled waits (issue 10): 200,000 Syncs cancelled
-# mid-wait; make test runs 20,000. The client lifecycle model (issue 27):
-# 1,000 rounds of calls racing Close; make test runs 25. The Redis cache's
-# linearizability check (issue 27): 40 outages rather than 4, and the broken
-# flusher's too.
+# The full soak of cancelled waits: 200,000 Syncs cancelled mid-wait; make
+# test runs 20,000. The client lifecycle model: 1,000 rounds of calls racing
+# Close; make test runs 25. The Redis cache's linearizability check: 40
+# outages rather than 4, and the broken flusher's too.
 soak: deps-gpu deps-redis
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run 'Cancelled' ./wgpu
 	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -run '^TestLifecycleModel$$' ./client
-	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -timeout 30m -run 'TestIssue27_Linearizable$$' ./tune/rediscache
+	STREAMGATE_SOAK=1 $(GO) test -count=1 -v -timeout 30m -run 'TestLinearizableThroughOutages$$' ./tune/rediscache
 
 # Generation with a KV cache: the warm-up (capture, compile, tune), the
 # decode graph replayed per token, the CPU check, then the same generation

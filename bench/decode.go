@@ -36,7 +36,7 @@ type decodeEnv struct {
 	next   []byte   // the raw loop's read-back
 }
 
-// decodeCases returns the Decode cases (issue 26): one decode step per
+// decodeCases returns the Decode cases: one decode step per
 // op — the state (position, token) written, the step's 57 launches, the
 // chosen token read back (4 bytes) — at positions advancing from the
 // prompt's end and wrapping before the cache's last row, each op's token

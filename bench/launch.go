@@ -43,9 +43,9 @@ const (
 )
 
 // LaunchEnv is what the launch benchmarks share: one wgpu.Device, a
-// hand-written go-webgpu device (internal/workload/rawwgpu) with the same kernel
-// and a buffer of the same size, and the kernel compiled on the first.
-// Opening devices is slow, so a suite opens them once. A LaunchEnv's
+// hand-written go-webgpu device (internal/workload/rawwgpu) with the same
+// kernel and a buffer of the same size, and the kernel compiled on the
+// first. Opening devices is slow, so a suite opens them once. A LaunchEnv's
 // cases run one at a time; Close it after the last.
 type LaunchEnv struct {
 	opts   wgpu.Options    // written once: what dev was opened with
@@ -149,12 +149,13 @@ var (
 //     and a sync per op, of one workgroup each (workgroups=1) and of none
 //     (workgroups=0: recorded, validated and submitted like any other, but
 //     near free to run, so the loop measures the launch path rather than
-//     lavapipe's ~35 µs per dispatch), through a client.Client under ProcessExecute
+//     lavapipe running a dispatch, which workgroups=1 shows), through a
+//     client.Client under ProcessExecute
 //     (impl=client), through wgpu.Device.Launch (impl=device), and with raw
 //     go-webgpu: one encoder and one submit per dispatch
 //     (impl=raw-submit-each, what users write by hand) and every dispatch in
 //     one pass and one submit (impl=raw-one-pass, the binding's floor, the
-//     baseline). dispatches/s is the throughput (issue 4).
+//     baseline). dispatches/s is the throughput.
 //   - ExecutedLaunch: the CPU cost of one executed launch, through a
 //     client, through the device and by hand into one pass (the baseline):
 //     recordChunk launches and then the flush that encodes them (the client
@@ -164,21 +165,21 @@ var (
 //     are left out, with the timer stopped. kernels=1 launches one kernel;
 //     kernels=3 alternates three kernels with a buffer each, so the
 //     pipeline and the bind group change on every launch (by hand: set on
-//     every call). The dispatches are of
-//     0 workgroups: recorded and validated like any other, by every layer
-//     down to wgpu-native, but near free to run, so that the untimed syncs
-//     do not take 100 times the timed part (lavapipe runs a one-workgroup
-//     dispatch in about 30 µs).
+//     every call). The dispatches are of 0 workgroups: recorded and
+//     validated like any other, by every layer down to wgpu-native, but
+//     near free to run, so that the untimed syncs do not dwarf the timed
+//     part (LaunchLoop's workgroups=1 cases show what lavapipe spends
+//     running a one-workgroup dispatch).
 //   - Replay: a graph of replayGraphLen launches captured through a client
 //     and replayed (impl=client-replay), timed per launch as
 //     ExecutedLaunch is (the replays and the flush, not the submit's wait),
 //     against hand-written one-pass dispatches (impl=raw-one-pass, the
 //     baseline, ExecutedLaunch's own); kernels=1 and 3 as ExecutedLaunch's
-//     (issue 21). DiscardedReplay/impl=client/launches=50: a replay of a
+//     DiscardedReplay/impl=client/launches=50: a replay of a
 //     50-launch graph under ProcessCompile, per replay.
 //   - DiscardedLaunch/impl=client-wgpu: a discarded launch of a compiled
 //     kernel under ProcessCompile, the mode read and the compile-cache hit
-//     (issue 5: under 100 ns, 0 allocs); k=0 takes the registry's fast
+//     (allocating nothing); k=0 takes the registry's fast
 //     path, k=1 has a measurement open on another client's stream.
 //   - LaunchThroughput/impl=client/goroutines=1,2,4: that many goroutines,
 //     each launching on its own client (its own stream) under

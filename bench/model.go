@@ -42,17 +42,16 @@ type modelEnv struct {
 	logit int // the logits' buffer index in the program
 }
 
-// modelCases returns the ModelStep cases (issue 19): one forward step of
-// modelConfig — its launches, then a sync — through a client under
-// ProcessExecute (impl=client), through wgpu.Device.Launch (impl=device),
-// and hand-written in go-webgpu with every dispatch in one pass and one
-// submit (impl=raw-one-pass, the baseline) and with an encoder, pass and
-// submit per dispatch (impl=raw-submit-each); impl=client-replay captures
-// the step once through a client and replays the graph each step (issue
-// 21). All four run the same
-// kernels (the driver's dialect of them for the hand-written ones) on
-// the same buffers' contents; launches/s counts dispatches; the logits of
-// the last step are checked against the CPU reference.
+// modelCases returns the ModelStep cases: one forward step of modelConfig —
+// its launches, then a sync — through a client under ProcessExecute
+// (impl=client), through wgpu.Device.Launch (impl=device), and hand-written
+// in go-webgpu with every dispatch in one pass and one submit
+// (impl=raw-one-pass, the baseline) and with an encoder, pass and submit per
+// dispatch (impl=raw-submit-each); impl=client-replay captures the step once
+// through a client and replays the graph each step. All of them run the same
+// kernels (the driver's dialect of them for the hand-written ones) on the
+// same buffers' contents; launches/s counts dispatches; the logits of the
+// last step are checked against the CPU reference.
 func modelCases(e *LaunchEnv) []Case {
 	c := func(impl string, f func(*testing.B)) Case {
 		return Case{Thing: "ModelStep", Impl: impl, Baseline: "raw-one-pass", F: f}

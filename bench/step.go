@@ -25,7 +25,7 @@ const (
 // workgroups.
 var stepWorkgroups = [3]uint32{stepBytes / 4 / 64, 1, 1}
 
-// stepCases returns the Step cases (issue 14): a realistic training-loop
+// stepCases returns the Step cases: a realistic training-loop
 // step of upload stepBytes, stepLaunches launches over the buffer and a
 // read-back of stepBytes, through the wgpu device with wgpu.Write and
 // wgpu.ReadInto into the caller's slice and pooled staging (impl=device)

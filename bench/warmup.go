@@ -73,12 +73,12 @@ func warmupKernels(n int) []*gpu.Kernel {
 	return ks
 }
 
-// warmupCases are CompileProfile and the WarmupCompile cases (issue 32): a warm-up's batch of
-// distinct pipelines compiled by Device.Precompile, the lowering included,
-// on 1, 2 and GOMAXPROCS compile workers, on a device of its own opened
-// with the driver's shader cache off (Mesa's MESA_SHADER_CACHE_DISABLE,
-// read when the device is made). The name's impl= is the workers,
-// workers-1 the baseline.
+// warmupCases are CompileProfile and the WarmupCompile cases: a warm-up's
+// batch of distinct pipelines compiled by Device.Precompile, the lowering
+// included, on 1, 2 and GOMAXPROCS compile workers, on a device of its own
+// opened with the driver's shader cache off (Mesa's
+// MESA_SHADER_CACHE_DISABLE, read when the device is made). The name's impl=
+// is the workers, workers-1 the baseline.
 func warmupCases(e *LaunchEnv) []Case {
 	workers := []string{"1", "2"}
 	if n := runtime.GOMAXPROCS(0); n > 2 {

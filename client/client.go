@@ -208,10 +208,10 @@ func (c *Client) Launch(k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buf
 	if cp := c.capture.Load(); cp != nil {
 		return c.captureLaunch(cp, k, workgroups, bindings) // out of line
 	}
-	// launch's body, written out: the call costs the discarded path a
-	// third of its time (BenchmarkDiscardedLaunch, impl=client-wgpu/k=0,
-	// 5.6 ns written out against 9.6 ns calling launch, median of five
-	// interleaved rounds). Keep the two in step.
+	// launch's body, written out: the call is a sizable share of the
+	// discarded path's time (BenchmarkDiscardedLaunch, impl=client-wgpu/k=0,
+	// run with the body written out and with a call to launch shows it).
+	// Keep the two in step.
 	if c.reg.Resolve(c.key) == registry.Execute {
 		return c.execute(k, workgroups, bindings)
 	}

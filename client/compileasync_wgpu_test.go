@@ -18,11 +18,11 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// TestIssue32DiscardCompileAsync: under CompileAndAutotune a discarded
+// TestDiscardedLaunchCompilesAsync: under CompileAndAutotune a discarded
 // launch returns its kernel's check errors at once, as before; its
 // compile's driver half finishes by the next Sync, each kernel counted
 // once in CompiledNow and built once, with 1 worker and with 3.
-func TestIssue32DiscardCompileAsync(t *testing.T) {
+func TestDiscardedLaunchCompilesAsync(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
 			d := streamgatetest.OpenDevice(t, wgpu.Options{CompileWorkers: workers})

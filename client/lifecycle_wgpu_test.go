@@ -2,7 +2,7 @@
 
 package client_test
 
-// The lifecycle model of issue 27: many goroutines launch, capture, replay,
+// The lifecycle model: many goroutines launch, capture, replay,
 // release graphs and buffers, flush, sync and close clients of one device
 // (lavapipe), and after every round the device and the GPU are checked
 // against what the calls returned. A deliberately broken device (one that

@@ -10,7 +10,7 @@ import (
 )
 
 // firstScreen is how many lines of the README a newcomer sees first: the
-// two commands and the whole example must be among them (issue 30).
+// two commands and the whole example must be among them.
 const firstScreen = 50
 
 // TestREADMEExampleIsExample guards that the README's example is Example

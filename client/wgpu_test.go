@@ -87,7 +87,7 @@ func TestGPUCompileAndAutotuneCompilesNow(t *testing.T) {
 	buf := newCounter(t, d)
 	launchN(t, c, buf, 10)
 	// The first discarded launch checked and lowered the kernel and left
-	// the driver's part running (issue 32); Sync waits for it.
+	// the driver's part running; Sync waits for it.
 	assert.Equal(t, uint64(1), c.Stats().CompiledNow)
 	assert.Equal(t, uint32(0), gpuCount(t, c, buf))
 	assert.True(t, d.Compiled(counter), "compiled by the Sync after the first discarded launch")
@@ -293,11 +293,11 @@ func TestGPULaunchErrorsLoseNothing(t *testing.T) {
 	assert.Equal(t, uint64(5), c.Stats().Executed)
 }
 
-// TestIssue10GoodLaunchesSurviveABadOne: 7 good launches, one bad, 5 good,
+// TestGoodLaunchesSurviveABadOne: 7 good launches, one bad, 5 good,
 // for each kind of bad launch a user can make through a client: the bad
 // one's Launch fails, the GPU counter reads exactly 12 and Stats counts 12
 // executed.
-func TestIssue10GoodLaunchesSurviveABadOne(t *testing.T) {
+func TestGoodLaunchesSurviveABadOne(t *testing.T) {
 	const twoWGSL = `
 struct S { v: array<u32, 64> }
 @group(0) @binding(0) var<storage, read_write> count: array<atomic<u32>>;
@@ -368,7 +368,7 @@ fn main() {
 
 // TestExecutedLaunchAllocatesNothing: an executed launch through a client on
 // the real device allocates nothing once its kernel is compiled and its
-// bind group cached (issue 14).
+// bind group cached.
 func TestExecutedLaunchAllocatesNothing(t *testing.T) {
 	d := streamgatetest.OpenDevice(t)
 	r := registry.New()

@@ -4,8 +4,6 @@ import (
 	"os"
 	"testing"
 
-	"go.uber.org/goleak"
-
 	"github.com/streamgate/streamgate/internal/low/leaktest"
 )
 
@@ -16,15 +14,11 @@ var afterTests []func()
 // TestMain fails the package's tests if any goroutine they started is
 // still running when they end.
 func TestMain(m *testing.M) {
-	code := m.Run()
-	for _, f := range afterTests {
-		f()
-	}
-	if code == 0 {
-		if err := goleak.Find(leaktest.Options()...); err != nil {
-			os.Stderr.WriteString("goleak: " + err.Error() + "\n")
-			code = 1
+	os.Exit(leaktest.Run(func() int {
+		code := m.Run()
+		for _, f := range afterTests {
+			f()
 		}
-	}
-	os.Exit(code)
+		return code
+	}))
 }

@@ -63,7 +63,10 @@ func wgslDevice(t *testing.T) *wgpu.Device {
 	return wgslDev
 }
 
-// wgslSeeds are the sources of issue 10 and the shapes around them.
+// wgslSeeds are the shapes a kernel's bindings come in (runtime-sized and
+// fixed arrays, structs, aliases, constants, uniforms, explicit layout),
+// sources with nothing in them, comments that hide a binding, and
+// expressions deep and long enough to reach the front-end's limits.
 var wgslSeeds = []string{
 	"",
 	" \n\t",

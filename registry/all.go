@@ -7,9 +7,9 @@ import (
 
 // OverrideInfo describes one live override, as [Registry.All] yields it.
 //
-// It records no creation time: time.Now costs ~50 ns on the machine the
-// benchmarks ran on, 14% of a Set+Release at k = 8 (~350 ns), and the
-// budget for All was 5%. ID orders overrides instead: each Set takes the
+// It records no creation time: a time.Now in every Set would cost writers
+// several times what All may add to a Set+Release (BenchmarkSetRelease
+// shows a Set+Release). ID orders overrides instead: each Set takes the
 // next id, so a larger ID was set later; Snapshot tells which registry
 // state an iteration saw.
 type OverrideInfo struct {

@@ -148,9 +148,8 @@ func (r *Registry) Mode(s ServiceStream, def StreamMode) StreamMode {
 func (r *Registry) slowMode(s ServiceStream, def StreamMode) StreamMode {
 	// snapshot.mode, written out here: a call less on every read that
 	// leaves the fast word. BenchmarkSlowMode (fast_bench_test.go) shows
-	// it: with one override live (impl=written-out against impl=call) the
-	// call costs a read a third or more of its ~4 ns. Keep the two copies
-	// in step.
+	// it: with one override live, impl=written-out against impl=call, the
+	// call is a large share of a read. Keep the two copies in step.
 	sn := r.state.Load()
 	if def > Discard {
 		panic(invalidStreamMode(def))

@@ -106,7 +106,8 @@ func (o *Override) Release() {
 	}
 	// Every call removes the entry, not only the first: a Release that
 	// loses the race above must not return while the winner has yet to
-	// remove it (issue 3). When the entry is gone, remove publishes nothing.
+	// remove it, or its caller could still read the override after its
+	// Release returned. When the entry is gone, remove publishes nothing.
 	o.r.remove(o.stream, o.id)
 }
 

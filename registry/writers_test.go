@@ -194,9 +194,10 @@ type env struct {
 }
 
 // TestReleaseLosesRaceToItself: a Release loses its compare-and-swap to a
-// Release of the same override (issue 3's race, through the write hook),
-// so its retry finds nothing left to remove and publishes nothing. The
-// fast word, which its lost attempt lowered, must still come back.
+// Release of the same override (the race of
+// TestLosingReleaseReturnsAfterRemoval, through the write hook), so its
+// retry finds nothing left to remove and publishes nothing. The fast word,
+// which its lost attempt lowered, must still come back.
 func TestReleaseLosesRaceToItself(t *testing.T) {
 	s := registry.ServiceStream{Service: 1, Stream: 1}
 	p := newPair()

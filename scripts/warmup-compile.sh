@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compares the warm-up of two streamgate binaries side by side (issue 32):
+# Compares the warm-up of two streamgate binaries side by side:
 # OLD (built before parallel compiles) and NEW (this tree's, built into
 # out/warmup-compile/streamgate unless NEW names one), CMD=warmup or
 # CMD=generate, ROUNDS interleaved rounds (old, new, old, new, ...), each

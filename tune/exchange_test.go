@@ -86,10 +86,10 @@ func TestImportRefuses(t *testing.T) {
 	}
 }
 
-// TestIssue22_ExportKeepsEveryByte: key parts and candidate names that are
+// TestExportKeepsEveryByte: key parts and candidate names that are
 // not valid UTF-8 survive Export and Import through an SQLite cache, and
 // two devices that differ only in such bytes keep two entries.
-func TestIssue22_ExportKeepsEveryByte(t *testing.T) {
+func TestExportKeepsEveryByte(t *testing.T) {
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	stored := map[tune.CacheKey]tune.Entry{
 		{Device: "gpu\xff", Key: "k", Candidates: "c"}:            {Ranking: []string{"a"}, Timing: tune.TimingGPU, Created: created},
@@ -127,9 +127,9 @@ func TestIssue22_ExportKeepsEveryByte(t *testing.T) {
 	assert.Len(t, entries(t, mem), 1)
 }
 
-// TestIssue22_ExportRefusesWhatImportWould: an entry Import would refuse
+// TestExportRefusesWhatImportWould: an entry Import would refuse
 // makes Export write nothing and name it.
-func TestIssue22_ExportRefusesWhatImportWould(t *testing.T) {
+func TestExportRefusesWhatImportWould(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		k    tune.CacheKey
@@ -157,9 +157,9 @@ func TestIssue22_ExportRefusesWhatImportWould(t *testing.T) {
 	}
 }
 
-// TestIssue22_ImportLongLineNamesIt: a line over MaxLine stores nothing and
+// TestImportLongLineNamesIt: a line over MaxLine stores nothing and
 // its error names the line.
-func TestIssue22_ImportLongLineNamesIt(t *testing.T) {
+func TestImportLongLineNamesIt(t *testing.T) {
 	good := `{"version":3,"device":"d","key":"k","candidates":"c","ranking":["a"],"timing":"gpu","created":"2026-01-02T03:04:05Z"}`
 	long := `{"version":3,"device":"d","key":"` + strings.Repeat("k", tune.MaxLine) + `","candidates":"c","ranking":["a"],"timing":"gpu","created":"2026-01-02T03:04:05Z"}`
 	c := tune.NewMemoryCache()

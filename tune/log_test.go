@@ -15,10 +15,10 @@ import (
 	"github.com/streamgate/streamgate/tune"
 )
 
-// TestIssue22_DecisionRecord: one slog Info record per measured decision,
+// TestEachDecisionLoggedOnce: one slog Info record per measured decision,
 // with the key, the winner, the timing, and each candidate's score and
 // status; a decided key logs nothing more.
-func TestIssue22_DecisionRecord(t *testing.T) {
+func TestEachDecisionLoggedOnce(t *testing.T) {
 	var buf bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	_, c := setup(t)

@@ -38,10 +38,10 @@ func gatedOp(key string, started, release chan struct{}, runs map[string]*atomic
 		}}
 }
 
-// TestIssue22_NoStall: under WithNoStall, while one caller tunes a key,
-// the others run the default candidate at once and Pick says pending;
-// without it they wait for the tune.
-func TestIssue22_NoStall(t *testing.T) {
+// TestNoStallRunsDefaultWhileTuning: under WithNoStall, while one caller
+// tunes a key, the others run the default candidate at once and Pick says
+// pending; without it they wait for the tune.
+func TestNoStallRunsDefaultWhileTuning(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		def     string // Op.Default

@@ -13,10 +13,10 @@ import (
 	"github.com/streamgate/streamgate/tune"
 )
 
-// TestIssue32CandidatesPrecompiled: the kernels the candidates list compile
-// in one batch before the first sample, so that measuring compiles
+// TestCandidatesPrecompiledBeforeMeasuring: the kernels the candidates list
+// compile in one batch before the first sample, so that measuring compiles
 // nothing; a broken candidate still fails with its compile error.
-func TestIssue32CandidatesPrecompiled(t *testing.T) {
+func TestCandidatesPrecompiledBeforeMeasuring(t *testing.T) {
 	g := setupGPU(t)
 	mid := gpu.NewKernel("mid", loopWGSL(20000), "main")
 	broken := gpu.NewKernel("broken", "@compute @workgroup_size(1) fn main() { undefined_fn(); }", "main")

@@ -3,8 +3,6 @@ package tune_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -13,7 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
@@ -29,14 +26,7 @@ func testMain(m *testing.M) int {
 	if code, ok := childMain(); ok {
 		return code
 	}
-	code := m.Run()
-	if code == 0 {
-		if err := goleak.Find(leaktest.Options()...); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			return 1
-		}
-	}
-	return code
+	return leaktest.Run(m.Run)
 }
 
 var kernel = gpu.NewKernel("k", "@compute @workgroup_size(1) fn main() {}", "main")

@@ -189,11 +189,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
 `, wg)
 }
 
-// TestIssue12_GPUInPlaceKernelUpdatedOnce: an in-place kernel (y += a·x)
+// TestInPlaceKernelUpdatedOnceOnGPU: an in-place kernel (y += a·x)
 // tuned then run on the real device leaves y updated exactly once: the
 // measurements ran on buffers NewInputs made. Before, y was updated by
-// every measurement too (about 25 times). Defect 1.
-func TestIssue12_GPUInPlaceKernelUpdatedOnce(t *testing.T) {
+// every measurement too (about 25 times).
+func TestInPlaceKernelUpdatedOnceOnGPU(t *testing.T) {
 	d := streamgatetest.OpenDevice(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

@@ -187,3 +187,67 @@ func TestBenchDoc(t *testing.T) {
 		})
 	}
 }
+
+// TestBenchmarksHeadlineSurvivesRefresh: BENCHMARKS.md opens with its
+// headline table, at most a dozen rows, each linking to a section of the
+// file; it lies outside every generated section, so a refresh leaves it
+// byte for byte as it was.
+func TestBenchmarksHeadlineSurvivesRefresh(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "BENCHMARKS.md"))
+	require.NoError(t, err)
+	headline := func(doc string) string {
+		_, after, ok := strings.Cut(doc, "# Benchmarks\n\n## Headline\n")
+		require.True(t, ok, "BENCHMARKS.md does not open with its headline")
+		h, _, ok := strings.Cut(after, "\n## ")
+		require.True(t, ok, "the headline is the whole file")
+		return h
+	}
+	h := headline(string(src))
+	assert.NotContains(t, h, docBeginPrefix, "the headline is hand-written, outside the generated sections")
+	anchors := map[string]bool{}
+	for _, line := range strings.Split(string(src), "\n") {
+		if title, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " "); ok && strings.HasPrefix(line, "#") {
+			anchors[headingAnchor(title)] = true
+		}
+	}
+	rows := 0
+	for _, line := range strings.Split(h, "\n") {
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| what ") {
+			continue
+		}
+		rows++
+		m := regexp.MustCompile(`\]\(#([^)]+)\) \|$`).FindStringSubmatch(line)
+		if assert.NotNil(t, m, "row %q links to no section", line) {
+			assert.True(t, anchors[m[1]], "row %q links to #%s, which no heading makes", line, m[1])
+		}
+	}
+	assert.Positive(t, rows)
+	assert.LessOrEqual(t, rows, 12, "a headline of at most a dozen rows")
+
+	path := filepath.Join(t.TempDir(), "BENCHMARKS.md")
+	require.NoError(t, os.WriteFile(path, src, 0o644))
+	mode := bench.Case{Thing: "Mode", Impl: "registry", Key: "k", Value: "8", Baseline: "seed", PerCPU: true}
+	run := docRun{cfg: benchConfig{benchtime: "1x", count: 3, cpus: []int{1}, run: regexp.MustCompile("^Mode/")}, date: time.Now()}
+	up, err := updateDoc(path, run, []*result{fakeResult(mode, 1, 3, 5)}, map[string]int{"Mode": 1}, nil)
+	require.NoError(t, err)
+	require.Equal(t, []string{"Mode"}, up.refreshed)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.NotEqual(t, string(src), string(b), "Mode's section was rewritten")
+	assert.Equal(t, h, headline(string(b)), "the refresh left the headline as it was")
+}
+
+// headingAnchor is the fragment GitHub gives a Markdown heading: lower
+// case, spaces as hyphens, other punctuation dropped.
+func headingAnchor(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

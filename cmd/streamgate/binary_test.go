@@ -69,11 +69,12 @@ func firstLine(s string) string {
 	return line
 }
 
-// TestIssue31_Binary runs the built command over the cases of issue 31 and
-// checks each one's exit status and the first line of its output: of
-// stderr where it writes there, else of stdout. A usage error is that
-// line and where to find help, nothing more.
-func TestIssue31_Binary(t *testing.T) {
+// TestBinaryExitStatusAndFirstLine runs the built command over the ways a
+// user can get it wrong (flags, files, caches, devices) and checks each
+// one's exit status and the first line of its output: of stderr where it
+// writes there, else of stdout. A usage error is that line and where to
+// find help, nothing more.
+func TestBinaryExitStatusAndFirstLine(t *testing.T) {
 	bin := buildStreamgate(t)
 	dir := t.TempDir()
 	write := func(name, content string) string {
@@ -187,11 +188,11 @@ func TestIssue31_Binary(t *testing.T) {
 	assert.Equal(t, otherBytes, b, "another program's database is left untouched")
 }
 
-// TestIssue31_BinaryCaches runs the warm-up with each kind of tune cache
+// TestBinaryCacheStatusLines runs the warm-up with each kind of tune cache
 // and checks that the status lines tell what the files and Redis then
 // hold: a file, a read-only file (memory), a damaged file (refused), and
 // Redis up, down, and answering with an error.
-func TestIssue31_BinaryCaches(t *testing.T) {
+func TestBinaryCacheStatusLines(t *testing.T) {
 	needAdapter(t)
 	bin := buildStreamgate(t)
 	dir := t.TempDir()
@@ -327,10 +328,10 @@ func interruptAfterWinner(t *testing.T, cmd string, args ...string) (file string
 	return file, stdout, stderr, c.Wait()
 }
 
-// TestIssue31_BinarySIGINT: Ctrl-C in the warm-up stops it at the next
+// TestWarmupSIGINTSavesAndExits130: Ctrl-C in the warm-up stops it at the next
 // launch, says what was tuned and where it is stored, prints the partial
 // JSON object, and exits 130; the keys it names are in the cache file.
-func TestIssue31_BinarySIGINT(t *testing.T) {
+func TestWarmupSIGINTSavesAndExits130(t *testing.T) {
 	// The default model: its 7 keys take seconds to tune, and many real
 	// steps follow; Ctrl-C lands in one or the other.
 	file, stdout, stderr, err := interruptAfterWinner(t, "warmup", "-steps", "100000")
@@ -361,11 +362,11 @@ func TestIssue31_BinarySIGINT(t *testing.T) {
 	}
 }
 
-// TestIssue31_GenerateSIGINT: Ctrl-C in generate's warm-up or generation
-// stops it at the next launch or token, says what was tuned and where it
-// is stored, prints the partial JSON object and exits 130; the keys it
-// names are in the cache file.
-func TestIssue31_GenerateSIGINT(t *testing.T) {
+// TestGenerateSIGINTSavesAndExits130: Ctrl-C in generate's warm-up or
+// generation stops it at the next launch or token, says what was tuned and
+// where it is stored, prints the partial JSON object and exits 130; the keys
+// it names are in the cache file.
+func TestGenerateSIGINTSavesAndExits130(t *testing.T) {
 	file, stdout, stderr, err := interruptAfterWinner(t, "generate")
 	var ee *exec.ExitError
 	if !errors.As(err, &ee) {

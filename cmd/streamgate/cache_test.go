@@ -25,9 +25,9 @@ import (
 	"github.com/streamgate/streamgate/tune/rediscache"
 )
 
-// TestIssue22_CacheURL: -cache-url puts a Redis cache in front of -cache;
-// a second machine (another file) finds what the first stored.
-func TestIssue22_CacheURL(t *testing.T) {
+// TestCacheURLSharedAcrossMachines: -cache-url puts a Redis cache in front
+// of -cache; a second machine (another file) finds what the first stored.
+func TestCacheURLSharedAcrossMachines(t *testing.T) {
 	srv := redistest.Start(t)
 	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
 	var stdout, stderr bytes.Buffer
@@ -63,10 +63,10 @@ func TestIssue22_CacheURL(t *testing.T) {
 	}
 }
 
-// TestIssue31_RedisProblems: a Redis that answers with an error is told
+// TestRedisErrorToldFromSilence: a Redis that answers with an error is told
 // from one that does not answer, at the start and in where the winners
 // went.
-func TestIssue31_RedisProblems(t *testing.T) {
+func TestRedisErrorToldFromSilence(t *testing.T) {
 	srv := redistest.Start(t)
 	down := redistest.Start(t)
 	down.Kill()

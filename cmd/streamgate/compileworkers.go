@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// compileWorkersUsage is the help of -compile-workers (issue 32).
+// compileWorkersUsage is the help of -compile-workers.
 const compileWorkersUsage = "kernels the warm-up compiles at once (wgpu.Options.CompileWorkers); 0: GOMAXPROCS, 1: one at a time"
 
 // printWarmupCompile prints the warm-up's compile time: the wall time some

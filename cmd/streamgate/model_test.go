@@ -32,7 +32,7 @@ func runModel(t *testing.T, args ...string) warmupReport {
 	dec := json.NewDecoder(strings.NewReader(out))
 	dec.DisallowUnknownFields()
 	require.NoError(t, dec.Decode(&rep))
-	// The fields, by their JSON names.
+	// The fields a caller of -json reads, by their JSON names.
 	var fields map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &fields))
 	for _, k := range []string{"workload", "layers", "launches_per_step", "real_pass_compiles", "cpu_check", "max_abs_error",

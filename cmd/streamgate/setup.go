@@ -70,7 +70,7 @@ func openSetupOn(cfg setupConfig, stderr io.Writer) (*setup, int) {
 		return nil, usageFail(stderr, cfg.cmd, "%v", err)
 	}
 	s.cache, s.cr = cache, cr
-	wgpu.StartLowering() // beside opening the device and the setup (issue 32)
+	wgpu.StartLowering() // overlaps the compiler's start with opening the device
 	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		cache.Close()

@@ -5,13 +5,10 @@
 package gputest
 
 import (
-	"fmt"
 	"os"
-	"runtime"
 	"testing"
 
-	"go.uber.org/goleak"
-
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -24,26 +21,11 @@ func Main(run func() int) {
 	os.Exit(run())
 }
 
-// RunLeakChecked runs m's tests and then, if they passed, fails the binary
-// when goroutines are left running (goleak). Pass it to [Main]:
+// RunLeakChecked is [leaktest.Run] of m's tests, for a [Main] that takes
+// m directly:
 //
 //	func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
-func RunLeakChecked(m *testing.M) int {
-	code := m.Run()
-	if code == 0 {
-		var opts []goleak.Option
-		if runtime.GOOS == "js" {
-			// The runtime's own goroutine that runs js.FuncOf callbacks
-			// (syscall/js), parked between events.
-			opts = append(opts, goleak.IgnoreAnyFunction("runtime.handleEvent"))
-		}
-		if err := goleak.Find(opts...); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			return 1
-		}
-	}
-	return code
-}
+func RunLeakChecked(m *testing.M) int { return leaktest.Run(m.Run) }
 
 // Required reports whether tests must fail, rather than skip, without an
 // adapter: STREAMGATE_REQUIRE_ADAPTER=1, as make test and CI set.

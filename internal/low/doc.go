@@ -10,7 +10,8 @@
 //     webcache), on slogwarn;
 //   - spin: what a busy loop needs where goroutines are not preempted
 //     (js/wasm);
-//   - leaktest: the goleak options every leak check of the module passes.
+//   - leaktest: the module's one goroutine-leak check of a test binary,
+//     and the goleak options every leak check passes.
 //
 // The workloads, the top floor, live in internal/workload.
 package low

@@ -19,9 +19,9 @@
 //
 // # One key's ordering
 //
-// What the cache promises about one key, checked by TestIssue27_Linearizable
-// (a porcupine check of several caches on one Redis while the server is
-// paused, killed and restarted):
+// What the cache promises about one key, checked by
+// TestLinearizableThroughOutages (a porcupine check of several caches on one
+// Redis while the server is paused, killed and restarted):
 //
 //   - A load returns an entry some store of the key wrote, or misses; it
 //     never makes one up. A miss is always possible: Redis down or slow.

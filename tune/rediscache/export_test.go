@@ -28,9 +28,9 @@ func (c *Cache) StoreOutcome(ctx context.Context, k tune.CacheKey, e tune.Entry)
 	return c.store(ctx, k, e)
 }
 
-// WithBrokenFlusher restores the cache of issue 27: a store sent directly
-// leaves an older queued store of its key queued, and the flusher sends
-// that over it.
+// WithBrokenFlusher restores the flusher that let a queued store overtake
+// a newer one: a store sent directly leaves an older queued store of its
+// key queued, and the flusher sends that over it.
 func WithBrokenFlusher() Option { return optionFunc(func(c *config) { c.brokenFlush = true }) }
 
 // WithFlushHook has the flusher call f before it sends each pending store,

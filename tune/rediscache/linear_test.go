@@ -28,7 +28,7 @@ import (
 	"github.com/streamgate/streamgate/tune/rediscache"
 )
 
-// The linearizability check of one key's history (issue 27): several
+// The linearizability check of one key's history: several
 // caches on one Redis store and load one key while the server is paused,
 // killed and restarted; porcupine checks the history against linModel.
 //
@@ -58,8 +58,8 @@ import (
 //     load reads from Redis.
 //
 // So a load that reads Redis returns a value some store wrote, never one
-// older than the last store that was in Redis before the load began: the
-// issue's register, with "completed" read as "reached Redis" (a store made
+// older than the last store that was in Redis before the load began: an
+// atomic register, with "completed" read as "reached Redis" (a store made
 // while Redis is down completes for the caller before it does for Redis).
 // A load served by the local cache returns that cache's own newest store
 // or what it last read from Redis, possibly older than another cache's
@@ -417,12 +417,12 @@ func linCaches(t *testing.T, srv *redistest.Server, n int, timeout time.Duration
 	return caches, locals
 }
 
-// TestIssue27_Linearizable: four caches on one Redis store and load one
+// TestLinearizableThroughOutages: four caches on one Redis store and load one
 // key, each from its own goroutine, while the server is paused and
 // resumed, killed and restarted; the history fits linModel. Under
 // STREAMGATE_SOAK=1 it runs 40 outages rather than 4, and runs the broken
 // flusher too, reporting how often the check rejects it.
-func TestIssue27_Linearizable(t *testing.T) {
+func TestLinearizableThroughOutages(t *testing.T) {
 	phases := []string{"pause", "kill", "pause", "kill"}
 	if os.Getenv("STREAMGATE_SOAK") == "1" {
 		phases = nil
@@ -546,12 +546,12 @@ func linRun(t *testing.T, fault string, seed int64, broken bool) (porcupine.Chec
 	return r.check(t, n, want)
 }
 
-// TestIssue27_LinearizabilityRejectsBrokenFlusher: the check rejects the
-// flusher of the issue, in the history that shows it every time: a store
-// queued while Redis is killed; Redis back, and the flusher held before it
-// sends; a newer store of the key sent directly; the flusher let go; a
-// load by another cache. The fixed flusher's history passes.
-func TestIssue27_LinearizabilityRejectsBrokenFlusher(t *testing.T) {
+// TestLinearizabilityCheckRejectsBrokenFlusher: the check rejects the broken
+// flusher (WithBrokenFlusher), in the history that shows it every time: a
+// store queued while Redis is killed; Redis back, and the flusher held
+// before it sends; a newer store of the key sent directly; the flusher let
+// go; a load by another cache. The fixed flusher's history passes.
+func TestLinearizabilityCheckRejectsBrokenFlusher(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		broken bool

@@ -33,14 +33,14 @@ func waitUp(t *testing.T, c *rediscache.Cache) {
 	}
 }
 
-// TestIssue27_QueuedStoreOvertaken: 2,000 keys are stored while Redis is
+// TestQueuedStoreOvertakenByNewer: 2,000 keys are stored while Redis is
 // down, then stored again once the cache sees it back, while its flusher
 // sends the queued stores ("racing") or before it sends any ("held": the
 // flusher waits in a hook until the new stores are made). Redis then holds
-// the newer entry of every key, and Range lists it. The broken flusher of
-// the issue (WithBrokenFlusher) leaves every key stale when held, and
+// the newer entry of every key, and Range lists it. The broken flusher
+// (WithBrokenFlusher) leaves every key stale when held, and
 // about half when racing.
-func TestIssue27_QueuedStoreOvertaken(t *testing.T) {
+func TestQueuedStoreOvertakenByNewer(t *testing.T) {
 	const keys = 2000
 	for _, tc := range []struct {
 		name         string
@@ -125,12 +125,12 @@ func TestIssue27_QueuedStoreOvertaken(t *testing.T) {
 	}
 }
 
-// TestIssue27_WrongTypeIsPerKey: a value of another Redis type under a
+// TestWrongTypeFailsOnlyItsKey: a value of another Redis type under a
 // key's entry or claim (a list: LPUSH) makes Redis refuse calls about that
 // key alone. It is logged once, naming the key; the cache is not down;
 // stores go to Redis at once, that key's among them (SET replaces the
 // list), and so do claims of other keys.
-func TestIssue27_WrongTypeIsPerKey(t *testing.T) {
+func TestWrongTypeFailsOnlyItsKey(t *testing.T) {
 	srv := redistest.Start(t)
 	var logs logBuf
 	c := open(t, srv.URL(0), tune.NewMemoryCache(), rediscache.WithLogger(logs.logger()))
@@ -199,10 +199,10 @@ func (l *racingLocal) Load(k tune.CacheKey) (tune.Entry, bool) {
 	return e, ok
 }
 
-// TestIssue27_LoadKeepsNoOlderEntry: a load that misses locally and reads
+// TestLoadKeepsNewerLocalStore: a load that misses locally and reads
 // Redis keeps what it read only if the local cache still lacks the key: a
 // store that landed there meanwhile stays.
-func TestIssue27_LoadKeepsNoOlderEntry(t *testing.T) {
+func TestLoadKeepsNewerLocalStore(t *testing.T) {
 	srv := redistest.Start(t)
 	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
 	require.NoError(t, open(t, srv.URL(0), tune.NewMemoryCache()).Store(k, entry("in Redis")))

@@ -46,9 +46,10 @@ type config struct {
 	timeout  time.Duration
 	claimTTL time.Duration
 	prefix   string
-	// Test hooks (export_test.go): brokenFlush restores the flusher of
-	// issue 27, which sent a queued store over a newer one; flushHook is
-	// called before the flusher sends each pending store.
+	// Test hooks (export_test.go): brokenFlush restores a flusher that
+	// sent a queued store over a newer one, so that the tests show they
+	// catch it; flushHook is called before the flusher sends each pending
+	// store.
 	brokenFlush bool
 	flushHook   func(tune.CacheKey)
 }

@@ -21,10 +21,10 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/internal/redistest"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/streamgatetest"
@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 	if url := os.Getenv("STREAMGATE_REDIS_QUIET_CHILD"); url != "" {
 		os.Exit(quietChild(url))
 	}
-	goleak.VerifyTestMain(m)
+	os.Exit(leaktest.Run(m.Run))
 }
 
 // deadline bounds a test that a regression would hang: it then fails.
@@ -108,9 +108,9 @@ func tuner(c tune.Cache, opts ...tune.Option) *tune.Tuner {
 	return tune.New(client.New(streamgatetest.NewService(), client.WithRegistry(r)), append([]tune.Option{tune.WithCache(c), tune.WithDevice("test-gpu")}, opts...)...)
 }
 
-// TestIssue22_LoadLocalThenRedis: a load asks the local cache, then Redis,
+// TestLoadAsksLocalThenRedis: a load asks the local cache, then Redis,
 // and keeps what it finds locally; a store goes to both.
-func TestIssue22_LoadLocalThenRedis(t *testing.T) {
+func TestLoadAsksLocalThenRedis(t *testing.T) {
 	srv := redistest.Start(t)
 	localA, localB := tune.NewMemoryCache(), tune.NewMemoryCache()
 	a := open(t, srv.URL(0), localA)
@@ -133,9 +133,9 @@ func TestIssue22_LoadLocalThenRedis(t *testing.T) {
 	assert.False(t, ok)
 }
 
-// TestIssue22_RedisKeyPartsApart: every part of a CacheKey is kept apart,
+// TestRedisKeyPartsKeptApart: every part of a CacheKey is kept apart,
 // whatever bytes it holds.
-func TestIssue22_RedisKeyPartsApart(t *testing.T) {
+func TestRedisKeyPartsKeptApart(t *testing.T) {
 	srv := redistest.Start(t)
 	w := open(t, srv.URL(0), tune.NewMemoryCache())
 	keys := []tune.CacheKey{
@@ -158,9 +158,9 @@ func TestIssue22_RedisKeyPartsApart(t *testing.T) {
 	}
 }
 
-// TestIssue22_BadValueIgnored: a value in Redis that does not decode is
+// TestUndecodableValueRetuned: a value in Redis that does not decode is
 // logged and ignored; the key is then tuned and the value replaced.
-func TestIssue22_BadValueIgnored(t *testing.T) {
+func TestUndecodableValueRetuned(t *testing.T) {
 	srv := redistest.Start(t)
 	var logs logBuf
 	c := open(t, srv.URL(0), tune.NewMemoryCache(), rediscache.WithLogger(logs.logger()))
@@ -193,10 +193,10 @@ func TestIssue22_BadValueIgnored(t *testing.T) {
 	assert.Equal(t, res2.Winner, e.Ranking[0])
 }
 
-// TestIssue22_URL: a password and a database number from the URL; a
+// TestURLSettingsAndWarnings: a password and a database number from the URL; a
 // wrong password or a TLS URL against a plain server is a warning, not an
 // error; a malformed URL is an error that does not repeat the password.
-func TestIssue22_URL(t *testing.T) {
+func TestURLSettingsAndWarnings(t *testing.T) {
 	srv := redistest.Start(t, "--requirepass", "s3cret")
 	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
 	c := open(t, fmt.Sprintf("redis://:s3cret@%s/3", srv.Addr()), tune.NewMemoryCache())
@@ -231,10 +231,10 @@ func TestIssue22_URL(t *testing.T) {
 	require.Error(t, err)
 }
 
-// TestIssue22_UnreachableAtOpen: a server that is not there at open is a
+// TestUnreachableAtOpenCatchesUp: a server that is not there at open is a
 // warning; tuning goes on locally, and the stores made meanwhile reach it
 // once it is up.
-func TestIssue22_UnreachableAtOpen(t *testing.T) {
+func TestUnreachableAtOpenCatchesUp(t *testing.T) {
 	srv := redistest.Start(t)
 	srv.Kill()
 	var logs logBuf
@@ -270,10 +270,10 @@ func waitPending(t *testing.T, c *rediscache.Cache) {
 	}
 }
 
-// TestIssue22_KilledMidRun: the server is killed (SIGKILL) in the middle
-// of a run of tunes and restarted: no Pick fails, no entry is lost locally
-// or in Redis, and the stores made while it was down reach it.
-func TestIssue22_KilledMidRun(t *testing.T) {
+// TestServerKilledMidRunLosesNothing: the server is killed (SIGKILL) in the
+// middle of a run of tunes and restarted: no Pick fails, no entry is lost
+// locally or in Redis, and the stores made while it was down reach it.
+func TestServerKilledMidRunLosesNothing(t *testing.T) {
 	srv := redistest.Start(t)
 	var logs logBuf
 	local := tune.NewMemoryCache()
@@ -313,10 +313,10 @@ func TestIssue22_KilledMidRun(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(logs.String(), "Redis unavailable"), "one warning for the outage: %s", logs.String())
 }
 
-// TestIssue22_PausedServer: a server that hangs (SIGSTOP: connections are
-// accepted, nothing answers) bounds a load by the context and by the
-// cache's timeout; Pick still decides, by tuning.
-func TestIssue22_PausedServer(t *testing.T) {
+// TestPausedServerBoundedByTimeout: a server that hangs (SIGSTOP:
+// connections are accepted, nothing answers) bounds a load by the context
+// and by the cache's timeout; Pick still decides, by tuning.
+func TestPausedServerBoundedByTimeout(t *testing.T) {
 	srv := redistest.Start(t)
 	k := tune.CacheKey{Device: "d", Key: "k", Candidates: "c"}
 	// The caller's deadline, shorter than the cache's own timeout.
@@ -362,7 +362,10 @@ type fleetReport struct {
 	Elapsed  time.Duration
 }
 
-func TestIssue22_FourProcessesShareOneRedis(t *testing.T) {
+// TestProcessesSharingRedisMeasureEachKeyOnce: 4 processes, each with its
+// own local cache, tune the same keys on one Redis: each key is measured
+// by exactly one of them, the others find its winner in the cache.
+func TestProcessesSharingRedisMeasureEachKeyOnce(t *testing.T) {
 	srv := redistest.Start(t)
 	dir := t.TempDir()
 	start := time.Now().Add(time.Second)
@@ -407,7 +410,7 @@ func TestIssue22_FourProcessesShareOneRedis(t *testing.T) {
 	assert.Equal(t, []string{"fleet/0", "fleet/1", "fleet/2", "fleet/3", "fleet/4", "fleet/5", "fleet/6", "fleet/7"}, listed)
 }
 
-// fleetChild is one process of TestIssue22_FourProcessesShareOneRedis.
+// fleetChild is one process of TestProcessesSharingRedisMeasureEachKeyOnce.
 func fleetChild(url string) int {
 	seed, _ := strconv.Atoi(os.Getenv("STREAMGATE_REDIS_CHILD_SEED"))
 	ns, _ := strconv.ParseInt(os.Getenv("STREAMGATE_REDIS_CHILD_START"), 10, 64)

@@ -51,12 +51,12 @@ func digest(t *testing.T, dir string) map[string][32]byte {
 	return out
 }
 
-// TestIssue22_ReadOnlyShippedCache: a valid cache in a read-only file or a
+// TestReadOnlyCacheOpensForReading: a valid cache in a read-only file or a
 // read-only directory (chmod) opens for reading; stores go to memory with
 // one warning, and the directory is left byte for byte as it was. As root,
 // whom chmod does not stop, the missing write bits still make the cache
 // read-only: the test means the same as root and as a user.
-func TestIssue22_ReadOnlyShippedCache(t *testing.T) {
+func TestReadOnlyCacheOpensForReading(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		fileMode  os.FileMode
@@ -127,10 +127,10 @@ func TestIssue22_ReadOnlyShippedCache(t *testing.T) {
 	}
 }
 
-// TestIssue22_ReadOnlyNotUsable: a read-only file that would need writing
-// to be a cache (empty, or of an older version) is an error, and is left
-// alone.
-func TestIssue22_ReadOnlyNotUsable(t *testing.T) {
+// TestReadOnlyFileNeedingWritesRefused: a read-only file that would need
+// writing to be a cache (empty, or of an older version) is an error, and is
+// left alone.
+func TestReadOnlyFileNeedingWritesRefused(t *testing.T) {
 	dir := t.TempDir()
 	empty := filepath.Join(dir, "empty.db")
 	require.NoError(t, os.WriteFile(empty, nil, 0o444))

@@ -17,15 +17,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/tune"
 	"github.com/streamgate/streamgate/tune/sqlitecache"
 )
 
-// TestIssue12_NotACacheRefused: a file that is not a streamgate tune cache,
-// whatever its size, is refused and left byte for byte as it was. Defect 7.
-func TestIssue12_NotACacheRefused(t *testing.T) {
+// TestForeignFileRefusedUntouched: a file that is not a streamgate tune
+// cache, whatever its size, is refused and left byte for byte as it was.
+func TestForeignFileRefusedUntouched(t *testing.T) {
 	otherApp := func(path string) {
 		db, err := sql.Open("sqlite", path)
 		require.NoError(t, err)
@@ -145,7 +145,7 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("STREAMGATE_TUNE_OPENS"); path != "" {
 		os.Exit(opensChild(path))
 	}
-	goleak.VerifyTestMain(m)
+	os.Exit(leaktest.Run(m.Run))
 }
 
 type opensReport struct {
@@ -155,12 +155,12 @@ type opensReport struct {
 	Elapsed                       time.Duration
 }
 
-// TestIssue12_ConcurrentOpensLoseNothing: 4 processes, started together,
-// each open one fresh file 50 times and store an entry after each open, in
-// each of several rounds (a fresh file a round). No open fails for a
-// transient lock (none would fall back to memory), and every entry is in
-// its file afterwards. Defect 5.
-func TestIssue12_ConcurrentOpensLoseNothing(t *testing.T) {
+// TestConcurrentOpensLoseNothing: 4 processes, started together, each open
+// one fresh file 50 times and store an entry after each open, in each of
+// several rounds (a fresh file a round). No open fails for a transient lock
+// (none would fall back to memory), and every entry is in its file
+// afterwards.
+func TestConcurrentOpensLoseNothing(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "cache")
 	rounds := opensRounds()
 	start := time.Now().Add(2 * time.Second) // all children are running by then
@@ -233,7 +233,7 @@ func opensKey(proc, i int) tune.CacheKey {
 	return tune.CacheKey{Device: fmt.Sprintf("proc-%d", proc), Key: fmt.Sprintf("op/%d", i), Candidates: "c"}
 }
 
-// opensChild is a child of TestIssue12_ConcurrentOpensLoseNothing.
+// opensChild is a child of TestConcurrentOpensLoseNothing.
 func opensChild(dir string) int {
 	id, _ := strconv.Atoi(os.Getenv("STREAMGATE_TUNE_OPENS_ID"))
 	rounds, _ := strconv.Atoi(os.Getenv("STREAMGATE_TUNE_OPENS_ROUNDS"))

@@ -248,10 +248,10 @@ func fnChain(n int) string {
 	return b.String()
 }
 
-// TestIssue31_UnclosedBracketPosition: an unclosed bracket is reported
+// TestUnclosedBracketReportedWhereItOpens: an unclosed bracket is reported
 // where it opens, not at a later bracket of the same kind nor at the
 // closer of an outer one.
-func TestIssue31_UnclosedBracketPosition(t *testing.T) {
+func TestUnclosedBracketReportedWhereItOpens(t *testing.T) {
 	tests := []struct {
 		name      string
 		src       string

@@ -1,8 +1,11 @@
-// Package leaktest holds the goleak options every leak check of the module
-// passes, so that checks agree across platforms.
+// Package leaktest is the module's one goroutine-leak check of a test
+// binary (Run) and the goleak options every leak check of the module
+// passes (Options), so that checks agree across platforms.
 package leaktest
 
 import (
+	"fmt"
+	"os"
 	"runtime"
 
 	"go.uber.org/goleak"
@@ -18,4 +21,20 @@ func Options(opts ...goleak.Option) []goleak.Option {
 		opts = append(opts, goleak.IgnoreAnyFunction("runtime.handleEvent"))
 	}
 	return opts
+}
+
+// Run calls run (a test binary's m.Run, or a wrapper of it) and returns
+// its exit code; if the tests passed but goroutines are left running, it
+// writes them to stderr and returns 1. Call it from TestMain:
+//
+//	func TestMain(m *testing.M) { os.Exit(leaktest.Run(m.Run)) }
+func Run(run func() int) int {
+	code := run()
+	if code == 0 {
+		if err := goleak.Find(Options()...); err != nil {
+			fmt.Fprintln(os.Stderr, "goleak:", err)
+			return 1
+		}
+	}
+	return code
 }

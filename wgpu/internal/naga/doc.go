@@ -19,12 +19,13 @@
 // clock. A trap (a Rust panic, an out-of-bounds access, a stack overflow)
 // or a canceled context ends the call with an error and the instance that
 // ran it is thrown away; the process carries on. Compiling the module to
-// machine code takes about a second, so it is done once per process, on
-// first use, and kept in wazero's compilation cache under
-// os.UserCacheDir()/streamgate/wazero (about 8 MB) so that later processes
-// start in about 30 ms. An unusable or damaged cache directory only costs
-// that second; a binary that does not record wazero's version (a test
-// binary) does not use the directory.
+// machine code is the slow part of a start, so it is done once per
+// process, on first use, and kept in wazero's compilation cache under
+// os.UserCacheDir()/streamgate/wazero (several megabytes) so that later
+// processes start from it (BenchmarkLower's cold-start cases, with and
+// without the cache, show both). An unusable or damaged cache directory
+// only costs that compile; a binary that does not record wazero's version
+// (a test binary) does not use the directory.
 //
 // # Provenance
 //

@@ -2,9 +2,9 @@ package naga
 
 import "testing"
 
-// TestIssue32PoolGrow: a pool's limit grows to what Reserve asks for, up to
-// maxInstances, and never shrinks.
-func TestIssue32PoolGrow(t *testing.T) {
+// TestPoolGrowsToReserveNeverShrinks: a pool's limit grows to what Reserve
+// asks for, up to maxInstances, and never shrinks.
+func TestPoolGrowsToReserveNeverShrinks(t *testing.T) {
 	p := newPool(nil, 2)
 	if got := len(p.tokens); got != 2 {
 		t.Fatalf("tokens of a pool of 2 = %d, want 2", got)

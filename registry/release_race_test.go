@@ -2,14 +2,15 @@ package registry
 
 import "testing"
 
-// TestIssue3RacingReleaseReturnsEarly: Release is not linearizable when two
-// goroutines release the same override at once. Release marks the override
-// released (a CompareAndSwap on o.released) before it removes the entry, and
-// a second Release that loses that CompareAndSwap returns at once. If the
-// first is preempted between the two steps, the second returns while the
-// override is still live: a caller that released it and then reads its
-// stream still sees the override (and Live still counts it), which no
-// sequential order of the two Releases and the read allows.
+// TestLosingReleaseReturnsAfterRemoval: when two goroutines release the
+// same override at once, the one that loses returns only once the override
+// is gone. Release marks the override released (a CompareAndSwap on
+// o.released) before it removes the entry. Were a second Release that loses
+// that CompareAndSwap to return at once, and the first preempted between
+// the two steps, the second would return while the override is still live:
+// a caller that released it and then reads its stream would still see the
+// override (and Live still count it), which no sequential order of the two
+// Releases and the read allows.
 //
 // FuzzConcurrent found it (package fuzz): g0 and g2 both release o5, g2's
 // Release returns, and a Live that starts after that still counts o5.
@@ -18,7 +19,7 @@ import "testing"
 // Release's first step by hand. The fix: every Release call removes the
 // entry (remove is idempotent: a miss publishes nothing), and only the first
 // also stops the cleanup (when it has one: see leak.go).
-func TestIssue3RacingReleaseReturnsEarly(t *testing.T) {
+func TestLosingReleaseReturnsAfterRemoval(t *testing.T) {
 	r := New()
 	s := ServiceStream{Service: 1, Stream: 1}
 	o := r.Set(Execute, s)

@@ -8,12 +8,12 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// TestIssue3RacingReleases lets goroutines release one override at once and
-// checks the histories. It failed while a Release that lost the race
-// returned before the override was gone (see
-// TestIssue3RacingReleaseReturnsEarly in package registry, which replays it
-// deterministically).
-func TestIssue3RacingReleases(t *testing.T) {
+// TestRacingReleasesLinearizable lets goroutines release one override at
+// once and checks that the histories are linearizable. It failed while a
+// Release that lost the race returned before the override was gone (see
+// TestLosingReleaseReturnsAfterRemoval in package registry, which replays
+// it deterministically).
+func TestRacingReleasesLinearizable(t *testing.T) {
 	runs := 20_000
 	if testing.Short() || raceEnabled {
 		runs = 2_000

@@ -42,10 +42,10 @@ func inPlace(name string, d time.Duration, mu *sync.Mutex, writes map[gpu.Buffer
 	}}
 }
 
-// TestIssue12_MeasurementsLeaveCallerDataAlone: an in-place candidate tuned
+// TestMeasurementsLeaveCallerDataAlone: an in-place candidate tuned
 // then run updates the caller's buffer exactly once; the measurements ran on
-// NewInputs's buffers. Defect 1.
-func TestIssue12_MeasurementsLeaveCallerDataAlone(t *testing.T) {
+// NewInputs's buffers.
+func TestMeasurementsLeaveCallerDataAlone(t *testing.T) {
 	svc, c := setup(t)
 	c.Registry().SetProcessMode(registry.ProcessExecute) // the real run runs
 	var mu sync.Mutex
@@ -79,9 +79,9 @@ func TestIssue12_MeasurementsLeaveCallerDataAlone(t *testing.T) {
 	assert.Equal(t, int64(1), made.Load(), "a decided key makes no inputs")
 }
 
-// TestIssue12_UnsafeOpRefused: an op that neither makes inputs nor is Pure
-// is refused before any candidate runs. Defect 1.
-func TestIssue12_UnsafeOpRefused(t *testing.T) {
+// TestUnsafeOpRefused: an op that neither makes inputs nor is Pure
+// is refused before any candidate runs.
+func TestUnsafeOpRefused(t *testing.T) {
 	svc, c := setup(t)
 	var mu sync.Mutex
 	writes := map[gpu.Buffer]int{}
@@ -108,10 +108,10 @@ func panicking(name string, v any) tune.Candidate {
 	}}
 }
 
-// TestIssue12_PanicContained: a candidate's panic is recovered and reported
+// TestCandidatePanicContained: a candidate's panic is recovered and reported
 // with its value and stack; a key whose every candidate panics returns an
-// error to every waiter and leaves nothing in flight. Defect 2.
-func TestIssue12_PanicContained(t *testing.T) {
+// error to every waiter and leaves nothing in flight.
+func TestCandidatePanicContained(t *testing.T) {
 	_, c := setup(t)
 	tu := tune.New(c, tune.WithDevice("test"))
 	got, res, err := tu.Pick(deadline(t), pure("k", panicking("boom", "kaboom"), sleeper("ok", 0, nil)))
@@ -158,9 +158,9 @@ func TestIssue12_PanicContained(t *testing.T) {
 	}
 }
 
-// TestIssue12_RunFallsBackOnPanic: the winner panicking in a real run falls
-// back to the next best, as an error does. Defect 3.
-func TestIssue12_RunFallsBackOnPanic(t *testing.T) {
+// TestRunFallsBackOnPanic: the winner panicking in a real run falls
+// back to the next best, as an error does.
+func TestRunFallsBackOnPanic(t *testing.T) {
 	_, c := setup(t)
 	tu := tune.New(c, tune.WithDevice("test"))
 	var broken atomic.Bool
@@ -185,13 +185,13 @@ func TestIssue12_RunFallsBackOnPanic(t *testing.T) {
 	require.Error(t, err)
 }
 
-// TestIssue12_NestedTuning: a candidate of one key runs another undecided
-// key through the same tuner; both are decided, before the deadline. Defect 4.
+// TestNestedTuningDecidesBoth: a candidate of one key runs another undecided
+// key through the same tuner; both are decided, before the deadline.
 // Meanwhile another goroutine asks for the inner key from outside: it
 // registers the key and waits for the token the outer tune holds, so the
 // nested call must measure the key itself rather than wait for that
 // goroutine, which waits for it.
-func TestIssue12_NestedTuning(t *testing.T) {
+func TestNestedTuningDecidesBoth(t *testing.T) {
 	_, c := setup(t)
 	tu := tune.New(c, tune.WithDevice("test"))
 	inner := pure("inner", sleeper("i-slow", time.Millisecond, nil), sleeper("i-fast", 0, nil))
@@ -235,10 +235,10 @@ func TestIssue12_NestedTuning(t *testing.T) {
 	require.NoError(t, ctx.Err(), "finished before the deadline")
 }
 
-// TestIssue12_Cycle: a candidate that needs its own key's decision,
+// TestCycleReturnsErrCycle: a candidate that needs its own key's decision,
 // directly or through another key, gets ErrCycle instead of waiting
-// forever. Defect 4.
-func TestIssue12_Cycle(t *testing.T) {
+// forever.
+func TestCycleReturnsErrCycle(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		via  bool // A's candidate runs B, whose candidate runs A
@@ -280,9 +280,9 @@ func TestIssue12_Cycle(t *testing.T) {
 	}
 }
 
-// TestIssue12_WaitHonorsContext: a Pick waiting for another goroutine's
+// TestWaitHonorsContext: a Pick waiting for another goroutine's
 // tune of the same key returns when its own context ends.
-func TestIssue12_WaitHonorsContext(t *testing.T) {
+func TestWaitHonorsContext(t *testing.T) {
 	_, c := setup(t)
 	tu := tune.New(c, tune.WithDevice("test"))
 	release := make(chan struct{})
@@ -312,9 +312,9 @@ func TestIssue12_WaitHonorsContext(t *testing.T) {
 	require.NoError(t, <-done)
 }
 
-// TestIssue12_CacheKeyPartsApart: device "dev|A" with key "op" and device
-// "dev" with key "A|op" are two entries. Defect 6.
-func TestIssue12_CacheKeyPartsApart(t *testing.T) {
+// TestCacheKeyPartsApart: device "dev|A" with key "op" and device
+// "dev" with key "A|op" are two entries.
+func TestCacheKeyPartsApart(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		cache func(t *testing.T) tune.Cache
@@ -354,10 +354,10 @@ func TestTimingAndStatusStrings(t *testing.T) {
 	assert.True(t, strings.HasPrefix(tune.Status(99).String(), "Status("))
 }
 
-// TestIssue12_CallbackPanicClearsFlight: a panic outside the candidates
+// TestCallbackPanicClearsFlight: a panic outside the candidates
 // (here the progress callback) reaches the caller, and the key is still
 // not left in flight: the next Pick measures it.
-func TestIssue12_CallbackPanicClearsFlight(t *testing.T) {
+func TestCallbackPanicClearsFlight(t *testing.T) {
 	_, c := setup(t)
 	var armed atomic.Bool
 	armed.Store(true)
