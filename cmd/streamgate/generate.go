@@ -193,7 +193,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		if err := cfg.model.ValidatePrompt(cfg.prompt, cfg.tokens); err != nil {
 			return usage("%v", err)
 		}
-		if mode := os.Getenv(generateChildEnv); mode != "" {
+		if mode := os.Getenv(coldChildEnv); mode != "" {
 			return generateChild(ctx, mode, cfg, stdout, stderr)
 		}
 		if err := checkOutDir("-out", cfg.out); err != nil {

@@ -19,11 +19,11 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// A cold child of generate re-executes this program, which in a test is
-// the test binary: with the child's variable set it runs the command line
-// instead of the tests.
+// A cold child of generate or warmup re-executes this program, which in
+// a test is the test binary: with the child's variable set it runs the
+// command line instead of the tests.
 func init() {
-	if os.Getenv(generateChildEnv) != "" {
+	if os.Getenv(coldChildEnv) != "" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 }
@@ -184,8 +184,8 @@ func TestColdEnv(t *testing.T) {
 	assert.Contains(t, env, "MESA_SHADER_CACHE_DISABLE=true")
 	assert.Contains(t, env, "MESA_SHADER_CACHE_DIR=/tmp/x/mesa")
 	assert.NotContains(t, env, "MESA_SHADER_CACHE_DIR=/somewhere")
-	assert.Contains(t, env, generateChildEnv+"=cold")
-	assert.Contains(t, env, generateWinnersEnv+`={"k":"v"}`)
+	assert.Contains(t, env, coldChildEnv+"=cold")
+	assert.Contains(t, env, coldWinnersEnv+`={"k":"v"}`)
 	for _, kv := range env {
 		assert.False(t, strings.HasPrefix(kv, "XDG_CACHE_HOME=/tmp/x"), kv)
 	}
