@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,8 +73,8 @@ func TestGenerate(t *testing.T) {
 	assert.Equal(t, 2, rep.Layers)
 	assert.Equal(t, 5, rep.PromptTokens)
 	assert.Equal(t, 6, rep.Tokens)
-	assert.Equal(t, 1+13*2+4, rep.LaunchesPerToken)
-	assert.Equal(t, 1+13*2+3, rep.LaunchesPrefill)
+	assert.Equal(t, smallGenerateConfig.DecodeLaunches(), rep.LaunchesPerToken, "the built decode step's, as the decoder describes it")
+	assert.Equal(t, smallGenerateConfig.PrefillLaunches(), rep.LaunchesPrefill, "the built prefill's, as the decoder describes it")
 	assert.Equal(t, 14, rep.Keys, "5 matmul shapes, the layer norm and the softmax, for the prefill and the decode step")
 	assert.Equal(t, 14, rep.TunedKeys)
 	assert.Zero(t, rep.CacheHits)
@@ -128,7 +129,7 @@ func TestGenerateText(t *testing.T) {
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	t.Log("\n" + out)
 	for _, s := range []string{"prompt:  3 1 4 1 5", "== 1. warm-up, process mode CompileAndAutotune", "launches captured:",
-		"== 2. generation, process mode Execute", "time to first token:", "per token:", "launches per token:        31",
+		"== 2. generation, process mode Execute", "time to first token:", "per token:", fmt.Sprintf("launches per token:        %d", smallGenerateConfig.DecodeLaunches()),
 		"pipelines compiled:        0", "GPU buffers created:       0 after the first token", "CPU check:                 passed"} {
 		assert.Contains(t, out, s)
 	}

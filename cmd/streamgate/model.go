@@ -75,7 +75,7 @@ func otherWorkloadFlags(fs *flag.FlagSet, workload string) string {
 func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (code int) {
 	mc := cfg.model
 	rep := warmupReport{Workload: workloadModel, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
-		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, LaunchesPerStep: mc.Launches(), Winners: map[string]string{}, Replay: cfg.replay}
+		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, Winners: map[string]string{}, Replay: cfg.replay}
 	s, stdout, code := openSetup(cfg.setupConfig(), stdout, stderr)
 	if s == nil {
 		return code
@@ -92,6 +92,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		return s.fail("%v", err)
 	}
 	defer m.Release()
+	rep.LaunchesPerStep = len(m.Launches())
 	r := &modelRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, m: m, weights: weights,
 		// The work runs to its end once started (a tune, a sync); ctx's
 		// end (Ctrl-C) stops it at the next launch boundary.
