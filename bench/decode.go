@@ -16,8 +16,8 @@ import (
 )
 
 // decodeConfig is the decoder the Decode cases generate with: modelConfig's
-// sizes, a KV cache of 40 rows and a prompt of decodePrompt tokens, so a
-// decode step is 57 launches of 13 kernels.
+// sizes, a KV cache of 40 rows and a prompt of decodePrompt tokens
+// (decodeConfig.DecodeLaunches() launches a decode step).
 var decodeConfig = decoder.Config{Layers: 4, Width: 32, Heads: 2, Seq: 40, Vocab: 64, Seed: 1}
 
 // decodePrompt is the Decode cases' prompt length.
@@ -37,7 +37,7 @@ type decodeEnv struct {
 }
 
 // decodeCases returns the Decode cases: one decode step per
-// op — the state (position, token) written, the step's 57 launches, the
+// op — the state (position, token) written, the step's launches, the
 // chosen token read back (4 bytes) — at positions advancing from the
 // prompt's end and wrapping before the cache's last row, each op's token
 // checked against the CPU reference's. Through a client under

@@ -201,12 +201,12 @@ var (
 //     wgpu.ReadInto with pooled staging) against hand-written go-webgpu
 //     (impl=raw, the baseline); buffers/op counts the GPU buffers created
 //     per step (see stepCases).
-//   - ModelStep: one forward step of a transformer decoder (modelConfig,
-//     51 launches of 8 kernels) through a client, through the device,
+//   - ModelStep: one forward step of a transformer decoder (modelConfig)
+//     through a client, through the device,
 //     and hand-written in one pass or a submit per dispatch (see
 //     modelCases).
 //   - Decode: one decode step of a generation with a KV cache
-//     (decodeConfig, 57 launches of 13 kernels), the state written before
+//     (decodeConfig), the state written before
 //     it and its token read back, through a client, replayed, through the
 //     device, and hand-written with one submit per token or per dispatch
 //     (see decodeCases).

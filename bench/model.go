@@ -18,8 +18,8 @@ import (
 
 // modelConfig is the decoder the ModelStep cases run: small, so that the
 // GPU's work (lavapipe runs the dispatches on the same CPUs) hides the
-// launch path as little as it can; 4 layers make 51 launches of 8
-// kernels a step.
+// launch path as little as it can, in 4 layers
+// (modelConfig.Launches() launches a step).
 var modelConfig = decoder.Config{Layers: 4, Width: 32, Heads: 2, Seq: 8, Vocab: 64, Seed: 1}
 
 // modelLaunch is one launch of the step as the bench records it.

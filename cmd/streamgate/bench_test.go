@@ -73,7 +73,7 @@ func TestBenchUsage(t *testing.T) {
 }
 
 // TestBenchModelStep: the decoder's step runs through the four
-// implementations and shows its launches/s (51 a step, not one an op).
+// implementations and shows its launches/s (the step's, not one an op's).
 func TestBenchModelStep(t *testing.T) {
 	needAdapter(t)
 	if !launchCases {

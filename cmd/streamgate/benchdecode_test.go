@@ -9,7 +9,7 @@ import (
 
 // TestBenchDecode: a decode step per op runs through the five
 // implementations, each token checked against the CPU reference, and
-// shows its launches/s (57 a token) and tokens/s.
+// shows its launches/s (a decode step's a token) and tokens/s.
 func TestBenchDecode(t *testing.T) {
 	needAdapter(t)
 	if !launchCases {

@@ -19,8 +19,8 @@
 //	        warm-up pass (every launch discarded, every pipeline compiled,
 //	        every tunable op autotuned on buffers made for the measurement),
 //	        then the real pass with the winners, checked against a CPU
-//	        reference, and the same step cold on a fresh device; a chart of
-//	        the step times
+//	        reference, and the same step cold (a child process with empty
+//	        caches); a chart of the step times
 //	        (-json: one JSON object, its fields listed in the command's help)
 //	info    the adapters, and the opened device's features and limits
 //	        (-json: one JSON object)

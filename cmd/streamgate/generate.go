@@ -193,7 +193,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		if err := cfg.model.ValidatePrompt(cfg.prompt, cfg.tokens); err != nil {
 			return usage("%v", err)
 		}
-		if mode := os.Getenv(generateChildEnv); mode != "" {
+		if mode := os.Getenv(coldChildEnv); mode != "" {
 			return generateChild(ctx, mode, cfg, stdout, stderr)
 		}
 		if err := checkOutDir("-out", cfg.out); err != nil {
@@ -230,7 +230,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 	mc, prompt, n := cfg.model, cfg.prompt, cfg.tokens
 	rep := generateReport{Workload: "generate", Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Vocab: mc.Vocab, MaxSeq: mc.Seq, PromptTokens: len(prompt), Prompt: prompt, Tokens: n,
-		LaunchesPrefill: mc.PrefillLaunches(), LaunchesPerToken: mc.DecodeLaunches(), Winners: map[string]string{}}
+		Winners: map[string]string{}}
 	s, stdout, code := openSetup(setupConfig{cmd: "generate", cache: cfg.cache, adapter: cfg.adapter,
 		compileWorkers: cfg.compileWorkers, timing: cfg.timing, json: cfg.json}, stdout, stderr)
 	if s == nil {
@@ -250,6 +250,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		return s.fail("%v", err)
 	}
 	defer g.Release()
+	rep.LaunchesPrefill, rep.LaunchesPerToken = len(g.PrefillPlan()), len(g.DecodePlan())
 	r := &generateRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, ctx: ctx, g: g, want: want,
 		tuning: s.startTuning(ctx, g.Ops(), rep.Winners, nil)}
 	rep.Keys, rep.CandidateKernels = len(r.tunable), len(g.Kernels())

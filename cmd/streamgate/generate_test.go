@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,11 +20,11 @@ import (
 	"github.com/streamgate/streamgate/registry"
 )
 
-// A cold child of generate re-executes this program, which in a test is
-// the test binary: with the child's variable set it runs the command line
-// instead of the tests.
+// A cold child of generate or warmup re-executes this program, which in
+// a test is the test binary: with the child's variable set it runs the
+// command line instead of the tests.
 func init() {
-	if os.Getenv(generateChildEnv) != "" {
+	if os.Getenv(coldChildEnv) != "" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 }
@@ -72,8 +73,8 @@ func TestGenerate(t *testing.T) {
 	assert.Equal(t, 2, rep.Layers)
 	assert.Equal(t, 5, rep.PromptTokens)
 	assert.Equal(t, 6, rep.Tokens)
-	assert.Equal(t, 1+13*2+4, rep.LaunchesPerToken)
-	assert.Equal(t, 1+13*2+3, rep.LaunchesPrefill)
+	assert.Equal(t, smallGenerateConfig.DecodeLaunches(), rep.LaunchesPerToken, "the built decode step's, as the decoder describes it")
+	assert.Equal(t, smallGenerateConfig.PrefillLaunches(), rep.LaunchesPrefill, "the built prefill's, as the decoder describes it")
 	assert.Equal(t, 14, rep.Keys, "5 matmul shapes, the layer norm and the softmax, for the prefill and the decode step")
 	assert.Equal(t, 14, rep.TunedKeys)
 	assert.Zero(t, rep.CacheHits)
@@ -128,7 +129,7 @@ func TestGenerateText(t *testing.T) {
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	t.Log("\n" + out)
 	for _, s := range []string{"prompt:  3 1 4 1 5", "== 1. warm-up, process mode CompileAndAutotune", "launches captured:",
-		"== 2. generation, process mode Execute", "time to first token:", "per token:", "launches per token:        31",
+		"== 2. generation, process mode Execute", "time to first token:", "per token:", fmt.Sprintf("launches per token:        %d", smallGenerateConfig.DecodeLaunches()),
 		"pipelines compiled:        0", "GPU buffers created:       0 after the first token", "CPU check:                 passed"} {
 		assert.Contains(t, out, s)
 	}
@@ -184,8 +185,8 @@ func TestColdEnv(t *testing.T) {
 	assert.Contains(t, env, "MESA_SHADER_CACHE_DISABLE=true")
 	assert.Contains(t, env, "MESA_SHADER_CACHE_DIR=/tmp/x/mesa")
 	assert.NotContains(t, env, "MESA_SHADER_CACHE_DIR=/somewhere")
-	assert.Contains(t, env, generateChildEnv+"=cold")
-	assert.Contains(t, env, generateWinnersEnv+`={"k":"v"}`)
+	assert.Contains(t, env, coldChildEnv+"=cold")
+	assert.Contains(t, env, coldWinnersEnv+`={"k":"v"}`)
 	for _, kv := range env {
 		assert.False(t, strings.HasPrefix(kv, "XDG_CACHE_HOME=/tmp/x"), kv)
 	}

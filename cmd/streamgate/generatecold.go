@@ -3,14 +3,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -21,112 +16,40 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// The cold figures come from child processes: the command re-executed
-// with generateChildEnv set to what the child measures and
-// generateWinnersEnv to the warm run's winners (a JSON object, key →
-// variant). A child prints one JSON object (coldReport) and nothing else
-// on stdout.
-const (
-	generateChildEnv   = "STREAMGATE_GENERATE_CHILD"
-	generateWinnersEnv = "STREAMGATE_GENERATE_WINNERS"
-
-	childCold    = "cold"    // the generation without a warm-up
-	childCompile = "compile" // compiling the winners' pipelines alone
-)
-
 // coldReport is what a child prints.
 type coldReport = genrun.Cold
-
-// coldEnv returns the environment of a cold child: this process's, with
-// Mesa's shader cache off and pointed at the empty folder dir/mesa (other
-// drivers' on-disk caches are not cleared), and with emptySandbox the
-// user cache directory — where the naga sandbox keeps its compilation
-// cache — an empty dir/cache too.
-func coldEnv(dir, mode string, winners map[string]string, emptySandbox bool) ([]string, error) {
-	w, err := json.Marshal(winners)
-	if err != nil {
-		return nil, err
-	}
-	set := map[string]string{
-		"MESA_SHADER_CACHE_DISABLE": "true",
-		"MESA_GLSL_CACHE_DISABLE":   "true", // the name before Mesa 22
-		"MESA_SHADER_CACHE_DIR":     filepath.Join(dir, "mesa"),
-		generateChildEnv:            mode,
-		generateWinnersEnv:          string(w),
-	}
-	if emptySandbox {
-		set["XDG_CACHE_HOME"] = filepath.Join(dir, "cache")
-	}
-	var env []string
-	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); set[k] == "" {
-			env = append(env, kv)
-		}
-	}
-	for k, v := range set {
-		env = append(env, k+"="+v)
-	}
-	return env, nil
-}
 
 // coldFigures runs the cold child and, unless emptySandbox, the compile
 // child, and fills rep's cold fields.
 func coldFigures(ctx context.Context, cfg generateConfig, winners map[string]string, rep *generateReport, emptySandbox bool) error {
-	cold, err := runColdChild(ctx, cfg, childCold, winners, emptySandbox)
-	if err != nil {
+	var cold coldReport
+	if err := runColdChild(ctx, generateChildArgs(cfg), childCold, winners, emptySandbox, &cold); err != nil {
 		return err
 	}
 	rep.TTFTMsCold, rep.ColdCompiles, rep.ColdDecodeCompiles, rep.ColdTokenMs = cold.TTFTMs, cold.Compiles, cold.DecodeCompiles, cold.TokenMs
 	if emptySandbox {
 		return nil
 	}
-	comp, err := runColdChild(ctx, cfg, childCompile, winners, false)
-	if err != nil {
+	var comp coldReport
+	if err := runColdChild(ctx, generateChildArgs(cfg), childCompile, winners, false, &comp); err != nil {
 		return err
 	}
 	rep.SandboxStartMs, rep.CompileMsPrefill, rep.CompileMsDecode = comp.SandboxStartMs, comp.CompileMsPrefill, comp.CompileMsDecode
 	return nil
 }
 
-// runColdChild re-executes this program as a child of the given mode, on
-// the same model, prompt and adapter, and decodes its report.
-func runColdChild(ctx context.Context, cfg generateConfig, mode string, winners map[string]string, emptySandbox bool) (*coldReport, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("finding this program to re-execute: %w", err)
-	}
-	dir, err := os.MkdirTemp("", "streamgate-cold-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	env, err := coldEnv(dir, mode, winners, emptySandbox)
-	if err != nil {
-		return nil, err
-	}
+// generateChildArgs returns the command line of a child of generate: the
+// same model, prompt, tokens and adapter.
+func generateChildArgs(cfg generateConfig) []string {
 	prompt := make([]string, len(cfg.prompt))
 	for i, t := range cfg.prompt {
 		prompt[i] = strconv.FormatUint(uint64(t), 10)
 	}
 	mc := cfg.model
-	cmd := exec.CommandContext(ctx, exe, "generate",
+	return []string{"generate",
 		"-layers", strconv.Itoa(mc.Layers), "-width", strconv.Itoa(mc.Width), "-heads", strconv.Itoa(mc.Heads),
 		"-vocab", strconv.Itoa(mc.Vocab), "-max-seq", strconv.Itoa(mc.Seq), "-seed", strconv.FormatUint(mc.Seed, 10),
-		"-prompt", strings.Join(prompt, ","), "-tokens", strconv.Itoa(cfg.tokens), "-adapter", cfg.adapter)
-	cmd.Env = env
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("the %s child (%s generate): %v\n%s", mode, exe, err, strings.TrimSpace(errOut.String()))
-	}
-	var rep coldReport
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		return nil, fmt.Errorf("the %s child's report %q: %v", mode, out.String(), err)
-	}
-	return &rep, nil
+		"-prompt", strings.Join(prompt, ","), "-tokens", strconv.Itoa(cfg.tokens), "-adapter", cfg.adapter}
 }
 
 // generateChild runs a child's measurement (mode childCold or
@@ -136,9 +59,9 @@ func generateChild(ctx context.Context, mode string, cfg generateConfig, stdout,
 		fmt.Fprintf(stderr, "streamgate generate (%s child): "+format+"\n", append([]any{mode}, args...)...)
 		return 1
 	}
-	var winners map[string]string
-	if err := json.Unmarshal([]byte(os.Getenv(generateWinnersEnv)), &winners); err != nil {
-		return fail("%s: %v", generateWinnersEnv, err)
+	winners, err := childWinners()
+	if err != nil {
+		return fail("%v", err)
 	}
 	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter})
 	if err != nil {
@@ -158,7 +81,7 @@ func generateChild(ctx context.Context, mode string, cfg generateConfig, stdout,
 	case childCompile:
 		rep, err = coldCompile(ctx, g, winners)
 	default:
-		err = fmt.Errorf("%s=%q: want %s or %s", generateChildEnv, mode, childCold, childCompile)
+		err = fmt.Errorf("%s=%q: want %s or %s", coldChildEnv, mode, childCold, childCompile)
 	}
 	if err != nil {
 		return fail("%v", err)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,9 +29,14 @@ const modelHelp = "By default (-workload model) one step is the forward pass of 
 	"norm and the attention softmax are tuned. The warm-up pass runs the step once\n" +
 	"under CompileAndAutotune, the real pass -steps times under Execute, its\n" +
 	"activations from the device's buffer pool; the logits are checked against a\n" +
-	"float64 CPU reference; a fresh device then runs the same step cold (no\n" +
-	"warm-up: its pipelines compile at their launches). A chart of the cold first\n" +
-	"step, the warm first step and the steady state goes to -out.\n\n" +
+	"float64 CPU reference. Then the command re-executes itself as a child with\n" +
+	"empty caches (the process's lowering and pipeline caches; the driver's shader\n" +
+	"cache off: MESA_SHADER_CACHE_DISABLE=true and MESA_SHADER_CACHE_DIR an empty\n" +
+	"folder, on Mesa; other drivers' caches are not cleared) and the winners the\n" +
+	"warm run decided, and runs the same step cold (no warm-up: its pipelines\n" +
+	"compile at their launches), as generate measures its cold figures. A chart\n" +
+	"of the cold first step, the warm first step and the steady state goes to\n" +
+	"-out.\n\n" +
 	"With -replay the warm-up pass is a capture (client.Capture): the step's\n" +
 	"launches compile and are recorded into a graph, executing nothing, its keys\n" +
 	"tuned first; the real pass replays the graph each step (client.Replay), its\n" +
@@ -69,7 +75,7 @@ func otherWorkloadFlags(fs *flag.FlagSet, workload string) string {
 func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer) (code int) {
 	mc := cfg.model
 	rep := warmupReport{Workload: workloadModel, Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
-		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, LaunchesPerStep: mc.Launches(), Winners: map[string]string{}, Replay: cfg.replay}
+		Seq: mc.Seq, Vocab: mc.Vocab, Steps: cfg.steps, Winners: map[string]string{}, Replay: cfg.replay}
 	s, stdout, code := openSetup(cfg.setupConfig(), stdout, stderr)
 	if s == nil {
 		return code
@@ -86,6 +92,7 @@ func modelWarmup(ctx context.Context, cfg warmupConfig, stdout, stderr io.Writer
 		return s.fail("%v", err)
 	}
 	defer m.Release()
+	rep.LaunchesPerStep = len(m.Launches())
 	r := &modelRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, m: m, weights: weights,
 		// The work runs to its end once started (a tune, a sync); ctx's
 		// end (Ctrl-C) stops it at the next launch boundary.
@@ -269,21 +276,25 @@ func (r *modelRun) cpuCheck() int {
 	return 0
 }
 
-// coldPass is step 4: the same step in a cold process, a fresh device and
-// no warm-up.
+// coldPass is step 4: the same step in a child process with empty caches,
+// with the winners and no warm-up.
 func (r *modelRun) coldPass() int {
 	rep, stdout := r.rep, r.stdout
 	if r.ctx.Err() != nil {
 		return interrupted(r.stderr, rep, "before the cold step", nil, len(r.tunable), r.cr)
 	}
-	cold, coldCompiles, err := coldStep(r.work, r.cfg.adapter, r.cfg.model, r.weights, rep.Winners, r.want, rep.Tolerance)
-	if err != nil {
+	var cold modelColdReport
+	if err := runColdChild(r.ctx, modelChildArgs(r.cfg), childCold, rep.Winners, false, &cold); err != nil {
+		if r.ctx.Err() != nil {
+			return interrupted(r.stderr, rep, "in the cold step", nil, len(r.tunable), r.cr)
+		}
 		return r.fail("cold step: %v", err)
 	}
-	rep.FirstStepMsCold, rep.ColdCompiles = ms(cold), coldCompiles
-	fmt.Fprintf(stdout, "\n== 3. the same step cold: a fresh device, no warm-up (its %d pipelines compile at their launches)\n", coldCompiles)
+	rep.FirstStepMsCold, rep.ColdCompiles = cold.FirstStepMs, cold.Compiles
+	fmt.Fprintf(stdout, "\n== 3. the same step cold: this command re-executed as a child with empty caches (lowering and pipelines;\n")
+	fmt.Fprintf(stdout, "      Mesa's shader cache off), the winners above, no warm-up: its %d pipelines compile at their launches\n", cold.Compiles)
 	fmt.Fprintf(stdout, "  first step cold:           %.2f ms\n", rep.FirstStepMsCold)
-	fmt.Fprintf(stdout, "  first step after warm-up:  %.2f ms (cold ÷ warm %.2fx; cold − warm %+.2f ms: the compile stalls avoided, within the steps' noise)\n",
+	fmt.Fprintf(stdout, "  first step after warm-up:  %.2f ms (cold ÷ warm %.2fx; cold − warm %+.2f ms: the compile stalls avoided)\n",
 		rep.FirstStepMsWarm, rep.FirstStepMsCold/rep.FirstStepMsWarm, rep.FirstStepMsCold-rep.FirstStepMsWarm)
 	return 0
 }
@@ -302,13 +313,51 @@ func (r *modelRun) chart() int {
 	return 0
 }
 
+// modelColdReport is what a cold child of warmup prints.
+type modelColdReport struct {
+	FirstStepMs float64 `json:"first_step_ms"` // launch to result
+	Compiles    int64   `json:"compiles"`      // pipelines the step compiled
+}
+
+// modelChildArgs returns the command line of a cold child of warmup: the
+// same model and adapter.
+func modelChildArgs(cfg warmupConfig) []string {
+	mc := cfg.model
+	return []string{"warmup", "-workload", workloadModel,
+		"-layers", strconv.Itoa(mc.Layers), "-width", strconv.Itoa(mc.Width), "-heads", strconv.Itoa(mc.Heads),
+		"-seq", strconv.Itoa(mc.Seq), "-vocab", strconv.Itoa(mc.Vocab), "-seed", strconv.FormatUint(mc.Seed, 10),
+		"-adapter", cfg.adapter}
+}
+
+// modelChild runs a cold child's step (mode childCold) and prints its
+// modelColdReport. It returns the exit status.
+func modelChild(ctx context.Context, mode string, cfg warmupConfig, stdout, stderr io.Writer) int {
+	fail := func(format string, args ...any) int {
+		fmt.Fprintf(stderr, "streamgate warmup (%s child): "+format+"\n", append([]any{mode}, args...)...)
+		return 1
+	}
+	if mode != childCold {
+		return fail("%s=%q: want %s", coldChildEnv, mode, childCold)
+	}
+	winners, err := childWinners()
+	if err != nil {
+		return fail("%v", err)
+	}
+	w := decoder.NewWeights(cfg.model)
+	dt, compiles, err := coldStep(ctx, cfg.adapter, cfg.model, w, winners, decoder.Reference(cfg.model, w))
+	if err != nil {
+		return fail("%v", err)
+	}
+	return writeJSON(stdout, modelColdReport{FirstStepMs: ms(dt), Compiles: compiles})
+}
+
 // coldStep runs one step of the model on a freshly opened device, with
 // each key's winner and nothing compiled beforehand, as a process without
-// a warm-up would; it checks the logits against want and returns the
-// step's time, launch to result, and the pipelines it compiled. (The
-// lowering of each kernel for the driver's compiler is cached by the
-// process, so a cold process would stall a little longer.)
-func coldStep(ctx context.Context, adapter string, mc decoder.Config, w *decoder.Weights, winners map[string]string, want []float64, tol float64) (time.Duration, int64, error) {
+// a warm-up would; it checks the logits against want within
+// [decoder.Tolerance], as the warm run's, and returns the step's time,
+// launch to result, and the pipelines it compiled. It runs in a cold
+// child (modelChild), where no kernel has been lowered or compiled.
+func coldStep(ctx context.Context, adapter string, mc decoder.Config, w *decoder.Weights, winners map[string]string, want []float64) (time.Duration, int64, error) {
 	d, err := wgpu.Open(wgpu.Options{Adapter: adapter})
 	if err != nil {
 		return 0, 0, err
@@ -333,7 +382,8 @@ func coldStep(ctx context.Context, adapter string, mc decoder.Config, w *decoder
 	if err != nil {
 		return 0, 0, err
 	}
-	if maxErr, _ := decoder.MaxAbsError(got, want); !(maxErr <= tol) {
+	maxErr, maxRef := decoder.MaxAbsError(got, want)
+	if tol := decoder.Tolerance(maxRef); !(maxErr <= tol) {
 		return 0, 0, fmt.Errorf("logits max abs error %.3g, tolerance %.3g", maxErr, tol)
 	}
 	return dt, d.Stats().Compiles, nil

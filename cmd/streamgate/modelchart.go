@@ -47,7 +47,7 @@ func writeModelChart(dir string, mc decoder.Config, rep warmupReport) (string, e
 		return "", err
 	}
 	pl.Add(labels)
-	pl.NominalX("cold first step\n(fresh device, no warm-up)", "first step\nafter the warm-up", fmt.Sprintf("steady state\n(median of %d)", max(1, rep.Steps-1)))
+	pl.NominalX("cold first step\n(child, empty caches)", "first step\nafter the warm-up", fmt.Sprintf("steady state\n(median of %d)", max(1, rep.Steps-1)))
 	pl.Y.Min = 0
 	pl.Y.Max = rep.FirstStepMsCold * 1.15
 	if m := rep.StepMsMax * 1.15; m > pl.Y.Max {

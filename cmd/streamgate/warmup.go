@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -95,6 +96,9 @@ func warmupFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) i
 			cfg.model.Seed = cfg.seed
 			if err := cfg.model.Validate(); err != nil {
 				return usageFail(stderr, "warmup", "%v", err)
+			}
+			if mode := os.Getenv(coldChildEnv); mode != "" {
+				return modelChild(ctx, mode, cfg, stdout, stderr)
 			}
 			if err := checkOutDir("-out", cfg.out); err != nil {
 				return usageFail(stderr, "warmup", "%v", err)

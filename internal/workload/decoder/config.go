@@ -22,10 +22,6 @@ func (c Config) Hidden() int { return 4 * c.Width }
 // HeadDim is the width of one attention head.
 func (c Config) HeadDim() int { return c.Width / c.Heads }
 
-// Launches is how many launches one step makes: the embedding, 12 per
-// layer, the final layer norm and the logits.
-func (c Config) Launches() int { return 1 + 12*c.Layers + 2 }
-
 // Validate reports a size that is not positive or a width that the heads
 // do not divide.
 func (c Config) Validate() error {

@@ -9,8 +9,10 @@
 // multi-head attention (scores with the causal mask, a row softmax, the
 // weighted sum of the values), the output projection and a residual add,
 // a layer norm, the MLP (up-projection, GELU, down-projection) and a
-// residual add; a final layer norm and the logits (Seq × Vocab). That is
-// 12 launches a layer and 3 more.
+// residual add; a final layer norm and the logits (Seq × Vocab). The
+// step is described once, as a list of stages (layer.go): the GPU steps,
+// their CPU references and their launch counts ([Config.Launches]) are
+// all made from it.
 //
 // A [Generator] generates with a KV cache (streamgate generate, the
 // Decode benchmarks): a prefill over the prompt and a decode step per

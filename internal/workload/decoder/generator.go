@@ -6,7 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/streamgate/streamgate/internal/workload/kernels"
+	"maps"
 
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/wgpu"
@@ -52,15 +52,6 @@ type Generator struct {
 	nextWord   []uint32 // 1
 }
 
-// PrefillLaunches is how many launches the prefill makes: the embedding,
-// 13 per layer (12 as [Config.Launches] counts, and the KV store), the
-// final layer norm, the logits and the argmax.
-func (c Config) PrefillLaunches() int { return 1 + 13*c.Layers + 3 }
-
-// DecodeLaunches is how many launches a decode step makes: the prefill's
-// and the store of its logits in the history.
-func (c Config) DecodeLaunches() int { return 1 + 13*c.Layers + 4 }
-
 // NewGenerator uploads w (the weights of c; c.Seq the maximum sequence
 // length) to d and builds the prefill of prompt and the decode step. It
 // returns an error for a prompt [Config.ValidatePrompt] refuses (with one
@@ -77,7 +68,7 @@ func NewGenerator(d *wgpu.Device, c Config, w *Weights, prompt []uint32) (g *Gen
 			len(prompt), c.Seq, c.Vocab)
 	}
 	g = &Generator{Config: c, W: w, Prompt: append([]uint32(nil), prompt...), stateWords: make([]uint32, 4), nextWord: make([]uint32, 1)}
-	g.m = &Model{Config: c, W: w, d: d, kernels: map[string]*gpu.Kernel{}}
+	g.m = newBuilder(d, c, w)
 	defer func() {
 		if err != nil {
 			g.Release()
@@ -222,124 +213,42 @@ func (g *Generator) ReadLogits(ctx context.Context, decoded int) ([][]float32, e
 	return rows, nil
 }
 
-// build lays out both steps' buffers, ops and launches.
+// build lays out both steps' buffers, ops and launches: the stages of
+// [Config.prefillStages] over the prompt's rows and those of
+// [Config.decodeStages] over one, sharing the weights, the activations
+// (the prefill's rows; the decode step uses the first) and the caches.
 func (g *Generator) build() error {
 	m, c, w := g.m, g.Config, g.W
 	if len(w.Layers) != c.Layers || len(w.PosEmbed) != c.Seq*c.Width || len(w.Head) != c.Width*c.Vocab {
 		return errors.New("decoder: the weights are not of this config")
 	}
-	p, d, h, s := len(g.Prompt), c.Width, c.Hidden(), c.Seq
-	u32 := func(v ...int) [4]uint32 {
-		var a [4]uint32
-		for i, x := range v {
-			a[i] = uint32(x)
-		}
-		return a
+	p := len(g.Prompt)
+	pre := map[string]int{
+		"tokens": m.buffer("prompt", p, bytesOf(g.Prompt), false),
+		"base":   m.buffer("prefill/base", 4, bytesOf([]uint32{0, 0, 0, 0}), false), // the prefill's KV rows start at 0
 	}
-
-	// Buffers. The activations are the prefill's (p rows); the decode
-	// step uses their first row.
-	prompt := m.buffer("prompt", p, bytesOf(g.Prompt), false)
 	g.state = m.buffer("state", 4, bytesOf([]uint32{uint32(p), g.Prompt[p-1], 0, 0}), false)
-	zero := m.buffer("prefill/base", 4, bytesOf([]uint32{0, 0, 0, 0}), false) // the prefill's KV rows start at 0
-	wte, wpe := m.weight("wte", w.TokenEmbed), m.weight("wpe", w.PosEmbed)
-	x := m.buffer("x", p*d, nil, false)
-	a := m.buffer("ln", p*d, nil, false)
-	qkv := m.buffer("qkv", p*3*d, nil, false)
-	scores := m.buffer("scores", c.Heads*p*s, nil, false)
-	probs := m.buffer("probs", c.Heads*p*s, nil, false)
-	att := m.buffer("att", p*d, nil, false)
-	proj := m.buffer("proj", p*d, nil, false)
-	up := m.buffer("up", p*h, nil, false)
-	gelu := m.buffer("gelu", p*h, nil, false)
+	m.addActivations(pre, shape{rows: p, keys: c.Seq}, false)
 	g.plogits = m.buffer("prompt/logits", p*c.Vocab, nil, false)
+	pre["logits"] = g.plogits
 	logits := m.buffer("logits", c.Vocab, nil, false)
-	g.history = m.buffer("history", s*c.Vocab, nil, false)
+	g.history = m.buffer("history", c.Seq*c.Vocab, nil, false)
 	g.next = m.buffer("next", 1, nil, false)
-	type layerBufs struct{ ln1g, ln1b, qkv, qkvb, proj, projb, ln2g, ln2b, up, upb, down, downb, k, v int }
-	lb := make([]layerBufs, c.Layers)
-	for i, l := range w.Layers {
-		pre := fmt.Sprintf("layer%d/", i)
-		lb[i] = layerBufs{
-			m.weight(pre+"ln1.gain", l.LN1Gain), m.weight(pre+"ln1.bias", l.LN1Bias),
-			m.weight(pre+"qkv", l.QKV), m.weight(pre+"qkv.bias", l.QKVBias),
-			m.weight(pre+"proj", l.Proj), m.weight(pre+"proj.bias", l.ProjBias),
-			m.weight(pre+"ln2.gain", l.LN2Gain), m.weight(pre+"ln2.bias", l.LN2Bias),
-			m.weight(pre+"up", l.Up), m.weight(pre+"up.bias", l.UpBias),
-			m.weight(pre+"down", l.Down), m.weight(pre+"down.bias", l.DownBias),
-			m.buffer(pre+"k", s*d, nil, false), m.buffer(pre+"v", s*d, nil, false),
+	pre["next"] = g.next
+	for i := range c.Layers {
+		for _, s := range layerStages(i, cached) {
+			if s.op == opKVStore {
+				pre[s.args[2]] = m.buffer(s.args[2], c.Seq*c.Width, nil, false)
+				pre[s.args[3]] = m.buffer(s.args[3], c.Seq*c.Width, nil, false)
+			}
 		}
 	}
-	lnfG, lnfB := m.weight("lnf.gain", w.LNFGain), m.weight("lnf.bias", w.LNFBias)
-	head, headB := m.weight("head", w.Head), m.weight("head.bias", w.HeadBias)
+	dec := maps.Clone(pre)
+	dec["base"], dec["state"], dec["logits"], dec["history"] = g.state, g.state, logits, g.history
 
-	// One step over rows query rows, its KV rows from base's state.
-	step := func(rows, base int, embed func()) {
-		embed()
-		sc, scDims := m.op("attn-scores-kv", "", u32(rows, d, c.Heads, s), Variant{Name: "wg8x8",
-			Kernel:     m.kernel("attn-scores-kv/wg8x8", kernels.AttnScoresKV, map[string]float64{"W": 8}),
-			Workgroups: [3]uint32{ceilDiv(s, 8), ceilDiv(rows, 8), uint32(c.Heads)}})
-		kv, kvDims := m.elementwise("kv-store", kernels.KVStore, u32(rows, d, s), rows*d)
-		av, avDims := m.elementwise("attn-values-kv", kernels.AttnValuesKV, u32(rows, d, c.Heads, s), rows*d)
-		ln, lnDims := m.rowOp("layernorm", kernels.LayerNormRow, kernels.LayerNormGroup, rows, d)
-		mmQKV, qkvDims := m.matmulOp(rows, 3*d, d)
-		sm, smDims := m.rowOp("softmax", kernels.SoftmaxRow, kernels.SoftmaxGroup, c.Heads*rows, s)
-		mmProj, projDims := m.matmulOp(rows, d, d)
-		add, addDims := m.elementwise("add", kernels.Add, u32(rows*d), rows*d)
-		mmUp, upDims := m.matmulOp(rows, h, d)
-		ge, geDims := m.elementwise("gelu", kernels.GELU, u32(rows*h), rows*h)
-		mmDown, downDims := m.matmulOp(rows, d, h)
-		for _, l := range lb {
-			m.launch(ln, lnDims, x, l.ln1g, l.ln1b, a)
-			m.launch(mmQKV, qkvDims, a, l.qkv, l.qkvb, qkv)
-			m.launch(kv, kvDims, base, qkv, l.k, l.v)
-			m.launch(sc, scDims, base, qkv, l.k, scores)
-			m.launch(sm, smDims, scores, probs)
-			m.launch(av, avDims, base, probs, l.v, att)
-			m.launch(mmProj, projDims, att, l.proj, l.projb, proj)
-			m.launch(add, addDims, x, proj)
-			m.launch(ln, lnDims, x, l.ln2g, l.ln2b, a)
-			m.launch(mmUp, upDims, a, l.up, l.upb, up)
-			m.launch(ge, geDims, up, gelu)
-			m.launch(mmDown, downDims, gelu, l.down, l.downb, proj)
-			m.launch(add, addDims, x, proj)
-		}
-		m.launch(ln, lnDims, x, lnfG, lnfB, a)
-	}
-	argmax := func(row int) (*Op, int) {
-		return m.op("argmax", "", u32(c.Vocab, row), Variant{Name: "wg64",
-			Kernel: m.kernel("argmax/wg64", kernels.Argmax, map[string]float64{"W": 64}), Workgroups: [3]uint32{1, 1, 1}})
-	}
-
-	// The prefill: the prompt's rows, KV rows from 0.
-	step(p, zero, func() {
-		embed, embedDims := m.elementwise("embed", kernels.Embed, u32(p, d), p*d)
-		m.launch(embed, embedDims, prompt, wte, wpe, x)
-	})
-	mmHead, headDims := m.matmulOp(p, c.Vocab, d)
-	m.launch(mmHead, headDims, a, head, headB, g.plogits)
-	am, amDims := argmax(p - 1)
-	m.launch(am, amDims, g.plogits, g.next)
+	m.launchStages(c.prefillStages(), shape{rows: p, keys: c.Seq}, pre)
 	np := len(m.launches)
-
-	// The decode step: one row at the state's position.
-	step(1, g.state, func() {
-		embed, embedDims := m.op("embed-at", "", u32(d), Variant{Name: "wg64",
-			Kernel: m.kernel("embed-at/wg64", kernels.EmbedAt, map[string]float64{"W": 64}), Workgroups: [3]uint32{ceilDiv(d, 64), 1, 1}})
-		m.launch(embed, embedDims, g.state, wte, wpe, x)
-	})
-	mmHead, headDims = m.matmulOp(1, c.Vocab, d)
-	m.launch(mmHead, headDims, a, head, headB, logits)
-	am, amDims = argmax(0)
-	m.launch(am, amDims, logits, g.next)
-	st, stDims := m.elementwise("store-row", kernels.StoreRow, u32(c.Vocab), c.Vocab)
-	m.launch(st, stDims, g.state, logits, g.history)
-
-	m.dedupOps()
+	m.launchStages(c.decodeStages(), shape{rows: 1, keys: c.Seq}, dec)
 	g.prefill, g.decode = m.launches[:np:np], m.launches[np:]
-	if len(g.prefill) != c.PrefillLaunches() || len(g.decode) != c.DecodeLaunches() {
-		return fmt.Errorf("decoder: built %d prefill and %d decode launches, want %d and %d",
-			len(g.prefill), len(g.decode), c.PrefillLaunches(), c.DecodeLaunches())
-	}
 	return nil
 }

@@ -4,6 +4,7 @@ package decoder_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,6 +86,13 @@ func TestGenerateMatchesReference(t *testing.T) {
 	}
 	if got, want := len(g.DecodePlan()), smallGen.DecodeLaunches(); got != want {
 		t.Errorf("len(DecodePlan()) = %d, want %d", got, want)
+	}
+	_, pre, dec := decoder.StageOps(smallGen)
+	if got := opNames(g.PrefillPlan()); !slices.Equal(got, pre) {
+		t.Errorf("the prefill's ops = %v, want the description's %v", got, pre)
+	}
+	if got := opNames(g.DecodePlan()); !slices.Equal(got, dec) {
+		t.Errorf("the decode step's ops = %v, want the description's %v", got, dec)
 	}
 	keys := 0
 	for _, o := range g.Ops() {

@@ -85,7 +85,10 @@ type Model struct {
 	launches []Launch
 	args     [][]gpu.Buffer // per launch, filled from bufs each step
 	kernels  map[string]*gpu.Kernel
-	logits   int // index of the logits buffer
+	byDims   map[string]*Op // the ops made, by name and sizes
+	opDims   map[*Op]int    // each op's sizes uniform
+	named    map[string]int // the weights uploaded, by name
+	logits   int            // index of the logits buffer
 }
 
 // NewModel uploads w (the weights of c) to d and builds the step. It
@@ -94,7 +97,8 @@ func NewModel(d *wgpu.Device, c Config, w *Weights, pooled bool) (m *Model, err 
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	m = &Model{Config: c, W: w, d: d, pooled: pooled, kernels: map[string]*gpu.Kernel{}}
+	m = newBuilder(d, c, w)
+	m.pooled = pooled
 	defer func() {
 		if err != nil {
 			m.Release()
@@ -330,16 +334,25 @@ func (m *Model) buffer(name string, floats int, data []byte, temp bool) int {
 	return len(m.specs) - 1
 }
 
-func (m *Model) weight(name string, v []float32) int {
-	return m.buffer(name, len(v), bytesOf(v), false)
+// newBuilder returns a Model of c on d with weights w and nothing built.
+func newBuilder(d *wgpu.Device, c Config, w *Weights) *Model {
+	return &Model{Config: c, W: w, d: d, kernels: map[string]*gpu.Kernel{},
+		byDims: map[string]*Op{}, opDims: map[*Op]int{}, named: map[string]int{}}
 }
 
-// op adds an op whose sizes uniform holds dims.
+// op returns the op called name whose sizes uniform holds dims, and that
+// uniform: made at its first use, with variants, and the same op at every
+// later one (one key, one tune, one uniform per shape).
 func (m *Model) op(name, key string, dims [4]uint32, variants ...Variant) (*Op, int) {
+	id := fmt.Sprint(name, dims)
+	if o, ok := m.byDims[id]; ok {
+		return o, m.opDims[o]
+	}
 	o := &Op{Name: name, Key: key, Variants: variants}
 	m.ops = append(m.ops, o)
 	u := dims[:]
 	m.specs = append(m.specs, BufferSpec{Name: name + "/dims", Size: 16, Usage: uniformUsage, Data: bytesOf(u)})
+	m.byDims[id], m.opDims[o] = o, len(m.specs)-1
 	return o, len(m.specs) - 1
 }
 
@@ -414,94 +427,107 @@ func (m *Model) rowOp(name, rowSrc, groupSrc string, rows, cols int) (*Op, int) 
 	return m.op(name, fmt.Sprintf("decoder/%s/%dx%d", name, rows, cols), [4]uint32{uint32(rows), uint32(cols), 0, 0}, vs...)
 }
 
-// build lays out the step's buffers, ops and launches.
+// build lays out the step's buffers, ops and launches: the stages of
+// [Config.modelStages] over the Seq tokens.
 func (m *Model) build() error {
 	c, w := m.Config, m.W
 	if len(w.Layers) != c.Layers || len(w.Tokens) != c.Seq || len(w.Head) != c.Width*c.Vocab {
 		return errors.New("decoder: the weights are not of this config")
 	}
-	t, d, h := c.Seq, c.Width, c.Hidden()
-	u32 := func(v ...int) [4]uint32 {
-		var a [4]uint32
-		for i, x := range v {
-			a[i] = uint32(x)
-		}
-		return a
-	}
-
-	tokens := m.buffer("tokens", len(w.Tokens), bytesOf(w.Tokens), false)
-	wte, wpe := m.weight("wte", w.TokenEmbed), m.weight("wpe", w.PosEmbed)
-	x := m.buffer("x", t*d, nil, true) // the residual stream
-	a := m.buffer("ln", t*d, nil, true)
-	qkv := m.buffer("qkv", t*3*d, nil, true)
-	scores := m.buffer("scores", c.Heads*t*t, nil, true)
-	probs := m.buffer("probs", c.Heads*t*t, nil, true)
-	att := m.buffer("att", t*d, nil, true)
-	proj := m.buffer("proj", t*d, nil, true)
-	up := m.buffer("up", t*h, nil, true)
-	gelu := m.buffer("gelu", t*h, nil, true)
-	m.logits = m.buffer("logits", t*c.Vocab, nil, false)
-
-	embed, embedDims := m.elementwise("embed", kernels.Embed, u32(t, d), t*d)
-	ln, lnDims := m.rowOp("layernorm", kernels.LayerNormRow, kernels.LayerNormGroup, t, d)
-	mmQKV, qkvDims := m.matmulOp(t, 3*d, d)
-	sc, scDims := m.op("attn-scores", "", u32(t, d, c.Heads), Variant{Name: "wg8x8",
-		Kernel: m.kernel("attn-scores/wg8x8", kernels.AttnScores, map[string]float64{"W": 8}), Workgroups: [3]uint32{ceilDiv(t, 8), ceilDiv(t, 8), uint32(c.Heads)}})
-	sm, smDims := m.rowOp("softmax", kernels.SoftmaxRow, kernels.SoftmaxGroup, c.Heads*t, t)
-	av, avDims := m.elementwise("attn-values", kernels.AttnValues, u32(t, d, c.Heads), t*d)
-	mmProj, projDims := m.matmulOp(t, d, d)
-	add, addDims := m.elementwise("add", kernels.Add, u32(t*d), t*d)
-	mmUp, upDims := m.matmulOp(t, h, d)
-	ge, geDims := m.elementwise("gelu", kernels.GELU, u32(t*h), t*h)
-	mmDown, downDims := m.matmulOp(t, d, h)
-	mmHead, headDims := m.matmulOp(t, c.Vocab, d)
-
-	m.launch(embed, embedDims, tokens, wte, wpe, x)
-	for i, l := range w.Layers {
-		p := fmt.Sprintf("layer%d/", i)
-		m.launch(ln, lnDims, x, m.weight(p+"ln1.gain", l.LN1Gain), m.weight(p+"ln1.bias", l.LN1Bias), a)
-		m.launch(mmQKV, qkvDims, a, m.weight(p+"qkv", l.QKV), m.weight(p+"qkv.bias", l.QKVBias), qkv)
-		m.launch(sc, scDims, qkv, scores)
-		m.launch(sm, smDims, scores, probs)
-		m.launch(av, avDims, probs, qkv, att)
-		m.launch(mmProj, projDims, att, m.weight(p+"proj", l.Proj), m.weight(p+"proj.bias", l.ProjBias), proj)
-		m.launch(add, addDims, x, proj)
-		m.launch(ln, lnDims, x, m.weight(p+"ln2.gain", l.LN2Gain), m.weight(p+"ln2.bias", l.LN2Bias), a)
-		m.launch(mmUp, upDims, a, m.weight(p+"up", l.Up), m.weight(p+"up.bias", l.UpBias), up)
-		m.launch(ge, geDims, up, gelu)
-		m.launch(mmDown, downDims, gelu, m.weight(p+"down", l.Down), m.weight(p+"down.bias", l.DownBias), proj)
-		m.launch(add, addDims, x, proj)
-	}
-	m.launch(ln, lnDims, x, m.weight("lnf.gain", w.LNFGain), m.weight("lnf.bias", w.LNFBias), a)
-	m.launch(mmHead, headDims, a, m.weight("head", w.Head), m.weight("head.bias", w.HeadBias), m.logits)
-	m.dedupOps()
+	sh := shape{rows: c.Seq, keys: c.Seq}
+	bufs := map[string]int{"tokens": m.buffer("tokens", len(w.Tokens), bytesOf(w.Tokens), false)}
+	m.addActivations(bufs, sh, true)
+	m.logits = m.buffer("logits", c.Seq*c.Vocab, nil, false)
+	bufs["logits"] = m.logits
+	m.launchStages(c.modelStages(), sh, bufs)
 	return nil
 }
 
-// dedupOps merges matmul ops of one shape (the MLP's down-projection and
-// the output projection differ; the logits may match another): one key,
-// one tune, one uniform per shape.
-func (m *Model) dedupOps() {
-	byKey := map[string]*Op{}
-	dims := map[*Op]int{}
-	var ops []*Op
-	for i := range m.launches {
-		l := &m.launches[i]
-		o := l.Op
-		if o.Key == "" {
-			if _, ok := dims[o]; !ok {
-				dims[o] = l.Args[0]
-				ops = append(ops, o)
-			}
-			continue
-		}
-		if first, ok := byKey[o.Key]; ok {
-			l.Op, l.Args[0] = first, dims[first]
-			continue
-		}
-		byKey[o.Key] = o
-		dims[o] = l.Args[0]
-		ops = append(ops, o)
+// addActivations adds the buffers of the step's activations, sized for sh,
+// to bufs.
+func (m *Model) addActivations(bufs map[string]int, sh shape, temp bool) {
+	for _, name := range activations {
+		bufs[name] = m.buffer(name, sh.rows*m.width(name, sh.keys), nil, temp)
 	}
-	m.ops = ops
+}
+
+// launchStages adds a launch of each of stages, sized by sh: its op
+// (opOf) and its tensors, those of bufs by name, the others weights,
+// uploaded at their first use.
+func (m *Model) launchStages(stages []stage, sh shape, bufs map[string]int) {
+	weights := m.W.named()
+	for _, s := range stages {
+		o, dims := m.opOf(s, sh)
+		args := []int{dims}
+		for _, name := range s.args {
+			b, ok := bufs[name]
+			if !ok {
+				if b, ok = m.named[name]; !ok {
+					v, ok := weights[name]
+					if !ok {
+						panic("decoder: stage " + s.op + " binds " + name + ", neither a buffer of the step nor a weight")
+					}
+					b = m.buffer(name, len(v), bytesOf(v), false)
+					m.named[name] = b
+				}
+			}
+			args = append(args, b)
+		}
+		m.launch(o, args...)
+	}
+}
+
+// opOf returns the op of stage s at shape sh and its sizes uniform: its
+// kernels, variants, tune key and workgroups.
+func (m *Model) opOf(s stage, sh shape) (*Op, int) {
+	c, rows, keys := m.Config, sh.rows, sh.keys
+	d, heads := c.Width, c.Heads
+	width := func(arg int) int { return c.width(s.args[arg], keys) }
+	w64 := map[string]float64{"W": 64}
+	switch s.op {
+	case opEmbed:
+		return m.elementwise(s.op, kernels.Embed, u32(rows, d), rows*d)
+	case opEmbedAt:
+		return m.op(s.op, "", u32(d), Variant{Name: "wg64",
+			Kernel: m.kernel("embed-at/wg64", kernels.EmbedAt, w64), Workgroups: [3]uint32{ceilDiv(d, 64), 1, 1}})
+	case opLayerNorm:
+		return m.rowOp(s.op, kernels.LayerNormRow, kernels.LayerNormGroup, rows, width(0))
+	case opMatmul:
+		return m.matmulOp(rows, width(3), width(0))
+	case opAttnScores:
+		return m.op(s.op, "", u32(rows, d, heads), Variant{Name: "wg8x8",
+			Kernel:     m.kernel("attn-scores/wg8x8", kernels.AttnScores, map[string]float64{"W": 8}),
+			Workgroups: [3]uint32{ceilDiv(rows, 8), ceilDiv(rows, 8), uint32(heads)}})
+	case opSoftmax:
+		return m.rowOp(s.op, kernels.SoftmaxRow, kernels.SoftmaxGroup, heads*rows, keys)
+	case opAttnValues:
+		return m.elementwise(s.op, kernels.AttnValues, u32(rows, d, heads), rows*d)
+	case opKVStore:
+		return m.elementwise(s.op, kernels.KVStore, u32(rows, d, keys), rows*d)
+	case opAttnScoresKV:
+		return m.op(s.op, "", u32(rows, d, heads, keys), Variant{Name: "wg8x8",
+			Kernel:     m.kernel("attn-scores-kv/wg8x8", kernels.AttnScoresKV, map[string]float64{"W": 8}),
+			Workgroups: [3]uint32{ceilDiv(keys, 8), ceilDiv(rows, 8), uint32(heads)}})
+	case opAttnValuesKV:
+		return m.elementwise(s.op, kernels.AttnValuesKV, u32(rows, d, heads, keys), rows*d)
+	case opAdd:
+		return m.elementwise(s.op, kernels.Add, u32(rows*width(0)), rows*width(0))
+	case opGELU:
+		return m.elementwise(s.op, kernels.GELU, u32(rows*width(0)), rows*width(0))
+	case opArgmax: // over the last row
+		return m.op(s.op, "", u32(c.Vocab, rows-1), Variant{Name: "wg64",
+			Kernel: m.kernel("argmax/wg64", kernels.Argmax, w64), Workgroups: [3]uint32{1, 1, 1}})
+	case opStoreRow:
+		return m.elementwise(s.op, kernels.StoreRow, u32(c.Vocab), c.Vocab)
+	}
+	panic("decoder: no op " + s.op)
+}
+
+// u32 returns a sizes uniform of up to four sizes.
+func u32(v ...int) [4]uint32 {
+	var a [4]uint32
+	for i, x := range v {
+		a[i] = uint32(x)
+	}
+	return a
 }

@@ -4,6 +4,7 @@ package decoder_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/streamgate/streamgate/client"
@@ -14,6 +15,15 @@ import (
 )
 
 func TestMain(m *testing.M) { gputest.Main(m.Run) }
+
+// opNames returns the op of each launch.
+func opNames(ls []decoder.Launch) []string {
+	var s []string
+	for _, l := range ls {
+		s = append(s, l.Op.Name)
+	}
+	return s
+}
 
 // small is a decoder whose sizes are multiples of no tile, so every bounds
 // check runs; the logits' width is not a multiple of 4, so its matmul has
@@ -34,6 +44,10 @@ func TestVariantsMatchReference(t *testing.T) {
 	defer m.Release()
 	if got, want := len(m.Launches()), small.Launches(); got != want {
 		t.Errorf("len(Launches()) = %d, want %d", got, want)
+	}
+	stages, _, _ := decoder.StageOps(small)
+	if got := opNames(m.Launches()); !slices.Equal(got, stages) {
+		t.Errorf("the launches' ops = %v, want the description's %v", got, stages)
 	}
 	reg := registry.New()
 	c := client.New(d, client.WithRegistry(reg))

@@ -7,30 +7,14 @@ const Eps = 1e-5
 
 // Reference returns the logits (Seq × Vocab, row-major) of one step
 // computed on the CPU in float64 from the float32 weights: what the GPU
-// step's float32 kernels approximate.
+// step's float32 kernels approximate. It runs the stages the [Model]
+// launches.
 func Reference(c Config, w *Weights) []float64 {
-	t, d, h := c.Seq, c.Width, c.Hidden()
-	x := make([]float64, t*d)
-	for i := range t {
-		tok := int(w.Tokens[i])
-		for j := range d {
-			x[i*d+j] = float64(w.TokenEmbed[tok*d+j]) + float64(w.PosEmbed[i*d+j])
-		}
+	pos := make([]int, c.Seq)
+	for i := range pos {
+		pos[i] = i
 	}
-	for _, l := range w.Layers {
-		a := layerNormRef(x, t, d, l.LN1Gain, l.LN1Bias)
-		qkv := matmulRef(a, l.QKV, l.QKVBias, t, 3*d, d)
-		att := attentionRef(qkv, t, d, c.Heads)
-		addInto(x, matmulRef(att, l.Proj, l.ProjBias, t, d, d))
-		a = layerNormRef(x, t, d, l.LN2Gain, l.LN2Bias)
-		u := matmulRef(a, l.Up, l.UpBias, t, h, d)
-		for i, v := range u {
-			u[i] = GELU(v)
-		}
-		addInto(x, matmulRef(u, l.Down, l.DownBias, t, d, h))
-	}
-	a := layerNormRef(x, t, d, w.LNFGain, w.LNFBias)
-	return matmulRef(a, w.Head, w.HeadBias, t, c.Vocab, d)
+	return newRefStep(c, w).run(c.modelStages(), w.Tokens, pos)
 }
 
 // GELU is GPT-2's tanh approximation of x·Φ(x).
@@ -77,43 +61,6 @@ func matmulRef(x []float64, w, b []float32, m, n, k int) []float64 {
 		}
 	}
 	return y
-}
-
-// attentionRef is causal multi-head attention over qkv (t × 3d: q, k, v
-// side by side); it returns the heads' weighted sums side by side (t × d).
-func attentionRef(qkv []float64, t, d, heads int) []float64 {
-	dh := d / heads
-	scale := 1 / math.Sqrt(float64(dh))
-	out := make([]float64, t*d)
-	p := make([]float64, t)
-	for h := range heads {
-		for i := range t {
-			q := qkv[i*3*d+h*dh : i*3*d+h*dh+dh]
-			mx := math.Inf(-1)
-			for j := 0; j <= i; j++ {
-				k := qkv[j*3*d+d+h*dh : j*3*d+d+h*dh+dh]
-				var s float64
-				for e := range dh {
-					s += q[e] * k[e]
-				}
-				p[j] = s * scale
-				mx = math.Max(mx, p[j])
-			}
-			var sum float64
-			for j := 0; j <= i; j++ {
-				p[j] = math.Exp(p[j] - mx)
-				sum += p[j]
-			}
-			o := out[i*d+h*dh : i*d+h*dh+dh]
-			for j := 0; j <= i; j++ {
-				v := qkv[j*3*d+2*d+h*dh : j*3*d+2*d+h*dh+dh]
-				for e := range dh {
-					o[e] += p[j] / sum * v[e]
-				}
-			}
-		}
-	}
-	return out
 }
 
 func addInto(x, y []float64) {

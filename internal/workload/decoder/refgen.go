@@ -40,37 +40,14 @@ func (c Config) ValidatePrompt(prompt []uint32, n int) error {
 // in float64 from the float32 weights, with the same KV-cache algorithm
 // as the GPU's: each position's row — the prompt's one at a time —
 // embedded, its keys and values stored in the cache at its row, attending
-// over the cache's rows up to its own. c.Seq is the maximum sequence
-// length; the prompt must pass [Config.ValidatePrompt].
+// over the cache's rows up to its own; it runs the stages of the
+// [Generator]'s decode step up to the logits. c.Seq is the maximum
+// sequence length; the prompt must pass [Config.ValidatePrompt].
 func ReferenceGenerate(c Config, w *Weights, prompt []uint32, n int) Generation {
-	d, h := c.Width, c.Hidden()
-	kc := make([][]float64, len(w.Layers)) // per layer, Seq × d
-	vc := make([][]float64, len(w.Layers))
-	for i := range kc {
-		kc[i], vc[i] = make([]float64, c.Seq*d), make([]float64, c.Seq*d)
-	}
+	r, stages := newRefStep(c, w), c.forward(opEmbedAt, cached)
 	// step runs position pos, whose token is tok, and returns its logits.
 	step := func(pos int, tok uint32) []float64 {
-		x := make([]float64, d)
-		for j := range x {
-			x[j] = float64(w.TokenEmbed[int(tok)*d+j]) + float64(w.PosEmbed[pos*d+j])
-		}
-		for li, l := range w.Layers {
-			a := layerNormRef(x, 1, d, l.LN1Gain, l.LN1Bias)
-			qkv := matmulRef(a, l.QKV, l.QKVBias, 1, 3*d, d)
-			copy(kc[li][pos*d:(pos+1)*d], qkv[d:2*d])
-			copy(vc[li][pos*d:(pos+1)*d], qkv[2*d:])
-			att := attendCacheRef(qkv[:d], kc[li], vc[li], pos, d, c.Heads)
-			addInto(x, matmulRef(att, l.Proj, l.ProjBias, 1, d, d))
-			a = layerNormRef(x, 1, d, l.LN2Gain, l.LN2Bias)
-			u := matmulRef(a, l.Up, l.UpBias, 1, h, d)
-			for i, v := range u {
-				u[i] = GELU(v)
-			}
-			addInto(x, matmulRef(u, l.Down, l.DownBias, 1, d, h))
-		}
-		a := layerNormRef(x, 1, d, w.LNFGain, w.LNFBias)
-		return matmulRef(a, w.Head, w.HeadBias, 1, c.Vocab, d)
+		return r.run(stages, []uint32{tok}, []int{pos})
 	}
 	var g Generation
 	for pos, tok := range prompt {
@@ -82,37 +59,6 @@ func ReferenceGenerate(c Config, w *Weights, prompt []uint32, n int) Generation 
 		g.Tokens = append(g.Tokens, Argmax(g.Logits[len(g.Logits)-1]))
 	}
 	return g
-}
-
-// attendCacheRef is multi-head attention of one query q (d) at position
-// pos over rows 0..pos of the key and value caches (rows of d).
-func attendCacheRef(q, k, v []float64, pos, d, heads int) []float64 {
-	dh := d / heads
-	scale := 1 / math.Sqrt(float64(dh))
-	out := make([]float64, d)
-	p := make([]float64, pos+1)
-	for h := range heads {
-		mx := math.Inf(-1)
-		for j := range p {
-			var s float64
-			for e := range dh {
-				s += q[h*dh+e] * k[j*d+h*dh+e]
-			}
-			p[j] = s * scale
-			mx = math.Max(mx, p[j])
-		}
-		var sum float64
-		for j := range p {
-			p[j] = math.Exp(p[j] - mx)
-			sum += p[j]
-		}
-		for j := range p {
-			for e := range dh {
-				out[h*dh+e] += p[j] / sum * v[j*d+h*dh+e]
-			}
-		}
-	}
-	return out
 }
 
 // Argmax returns the index of the largest of logits, the first on a tie,

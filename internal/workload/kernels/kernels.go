@@ -8,10 +8,7 @@
 // entry points and bindings.
 package kernels
 
-import (
-	_ "embed"
-	"strings"
-)
+import _ "embed"
 
 // The step's kernels.
 var (
@@ -24,8 +21,9 @@ var (
 	//go:embed matmul_naive.wgsl
 	MatmulNaive string // out = a·w + bias; override T: a T×T workgroup, an invocation per element
 	//go:embed matmul_tiled.wgsl
-	MatmulTiled string                    // out = a·w + bias; override T: T×T tiles in workgroup memory
-	MatmulVec4  = vec4Matmul(MatmulNaive) // override T: an invocation per 4 elements, vec4 loads
+	MatmulTiled string // out = a·w + bias; override T: T×T tiles in workgroup memory
+	//go:embed matmul_vec4.wgsl
+	MatmulVec4 string // out = a·w + bias, n a multiple of 4; override T: an invocation per 4 elements, vec4 loads
 	//go:embed attn_scores.wgsl
 	AttnScores string // override W: a W×W workgroup
 	//go:embed softmax_row.wgsl
@@ -58,34 +56,3 @@ var (
 	//go:embed store_row.wgsl
 	StoreRow string // override W
 )
-
-// vec4Matmul derives the vec4 matmul from the naive one: the same kernel
-// with w, bias and out read as vec4s, so that n counts vec4s and each
-// invocation computes 4 adjacent elements of a row (n must be a multiple
-// of 4). It panics, at init, if naive no longer has what it replaces.
-func vec4Matmul(naive string) string {
-	return replaceEach(naive,
-		"// out = a·w + bias (a m×k, w k×n, bias n): one invocation per element of\n"+
-			"// out, in a T×T workgroup. The sizes come from the uniform dims, so one\n"+
-			"// pipeline serves every shape.\n",
-		"// out = a·w + bias (a m×k, w k×n, bias n, n a multiple of 4): one\n"+
-			"// invocation per 4 adjacent elements of a row of out, in a T×T workgroup,\n"+
-			"// reading w, bias and out as vec4s (derived from matmul_naive.wgsl).\n",
-		"w: array<f32>", "w: array<vec4<f32>>",
-		"bias: array<f32>", "bias: array<vec4<f32>>",
-		"out: array<f32>", "out: array<vec4<f32>>",
-		"let n = dims.y;", "let n = dims.y / 4u; // in vec4s",
-	)
-}
-
-// replaceEach replaces each old of the pairs oldnew (old, new, ...) in s,
-// each of which must occur exactly once.
-func replaceEach(s string, oldnew ...string) string {
-	for i := 0; i < len(oldnew); i += 2 {
-		if strings.Count(s, oldnew[i]) != 1 {
-			panic("kernels: " + oldnew[i] + ": not once in the source")
-		}
-		s = strings.Replace(s, oldnew[i], oldnew[i+1], 1)
-	}
-	return s
-}
