@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/internal/gputest"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 )
 
-func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
+func TestMain(m *testing.M) { gputest.Main(func() int { return leaktest.Run(m.Run) }) }

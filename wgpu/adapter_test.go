@@ -102,10 +102,10 @@ func TestOpenAdapter(t *testing.T) {
 	})
 }
 
-// TestIssue11XDGRuntimeDir: with XDG_RUNTIME_DIR unset, or relative, a
+// TestOpenMakesXDGRuntimeDirUsable: with XDG_RUNTIME_DIR unset, or relative, a
 // program's first Adapters call leaves lavapipe nothing to complain about.
 // It runs in a child copy of the test binary, whose environment it controls.
-func TestIssue11XDGRuntimeDir(t *testing.T) {
+func TestOpenMakesXDGRuntimeDirUsable(t *testing.T) {
 	if os.Getenv("STREAMGATE_XDG_CHILD") == "1" {
 		if _, err := wgpu.Adapters(); err != nil {
 			t.Fatal(err)
@@ -118,7 +118,7 @@ func TestIssue11XDGRuntimeDir(t *testing.T) {
 	}
 	for _, value := range []string{"", "relative"} {
 		t.Run("value="+value, func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestIssue11XDGRuntimeDir$", "-test.count=1")
+			cmd := exec.Command(os.Args[0], "-test.run=^TestOpenMakesXDGRuntimeDirUsable$", "-test.count=1")
 			env := []string{"STREAMGATE_XDG_CHILD=1"}
 			for _, kv := range os.Environ() {
 				if !strings.HasPrefix(kv, "XDG_RUNTIME_DIR=") && !strings.HasPrefix(kv, "STREAMGATE_XDG_CHILD=") {

@@ -26,10 +26,10 @@ func distinctKernels(tag string, n int) []*gpu.Kernel {
 	return ks
 }
 
-// TestIssue32PrecompileWorkers: Precompile on 1 and on 4 workers compiles
+// TestPrecompileOnWorkers: Precompile on 1 and on 4 workers compiles
 // the same kernels, returns the same errors in the same order and counts
 // the same compiles.
-func TestIssue32PrecompileWorkers(t *testing.T) {
+func TestPrecompileOnWorkers(t *testing.T) {
 	type outcome struct {
 		err      string
 		compiles int64
@@ -80,10 +80,10 @@ func TestIssue32PrecompileWorkers(t *testing.T) {
 	}
 }
 
-// TestIssue32PrecompileCanceled: a context canceled in the middle of a
+// TestPrecompileCanceledMidway: a context canceled in the middle of a
 // batch stops it; what compiled is cached whole, the rest is not compiled
 // and not cached, and a later Precompile compiles only those.
-func TestIssue32PrecompileCanceled(t *testing.T) {
+func TestPrecompileCanceledMidway(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) {
 			d := openTestDevice(t, wgpu.Options{CompileWorkers: workers})
@@ -128,9 +128,9 @@ func TestIssue32PrecompileCanceled(t *testing.T) {
 	}
 }
 
-// TestIssue32PrecompileRacing: batches racing on the same kernels (and
+// TestPrecompileRacingBatches: batches racing on the same kernels (and
 // kernels of the same content) compile each once.
-func TestIssue32PrecompileRacing(t *testing.T) {
+func TestPrecompileRacingBatches(t *testing.T) {
 	d := openTestDevice(t, wgpu.Options{CompileWorkers: 3})
 	ks := distinctKernels("race", 12)
 	var wg sync.WaitGroup
@@ -156,10 +156,10 @@ func TestIssue32PrecompileRacing(t *testing.T) {
 	}
 }
 
-// TestIssue32CaptureErrors: a capture, whose compiles finish in the
+// TestCaptureReportsCompileErrors: a capture, whose compiles finish in the
 // background, fails each launch with the error Device.Launch returns, at
 // the same launch, and the graph it finishes replays what it captured.
-func TestIssue32CaptureErrors(t *testing.T) {
+func TestCaptureReportsCompileErrors(t *testing.T) {
 	const n = 64
 	type step struct {
 		k    *gpu.Kernel
@@ -228,9 +228,9 @@ func TestIssue32CaptureErrors(t *testing.T) {
 	}
 }
 
-// TestIssue32CloseWithCompilesRunning: Close while the driver halves of
+// TestCloseWithCompilesRunning: Close while the driver halves of
 // compiles run in the background leaves no wgpu object behind.
-func TestIssue32CloseWithCompilesRunning(t *testing.T) {
+func TestCloseWithCompilesRunning(t *testing.T) {
 	d := openTestDevice(t, wgpu.Options{CompileWorkers: 2})
 	for _, k := range distinctKernels("close", 8) {
 		if err := d.CompileAsync(context.Background(), k); err != nil {

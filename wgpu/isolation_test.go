@@ -41,7 +41,7 @@ fn main() {
 }
 `
 
-// isolationCase is one kind of bad launch for TestIssue10Isolation.
+// isolationCase is one kind of bad launch for TestRejectedLaunchIsolatedFromItsBatch.
 type isolationCase struct {
 	name   string
 	source string
@@ -60,13 +60,13 @@ func smallBinding(size uint64) func(t *testing.T, d *wgpu.Device, c *wgpu.Buffer
 	}
 }
 
-// isolationCases are the kinds of bad launch TestIssue10Isolation runs.
+// isolationCases are the kinds of bad launch TestRejectedLaunchIsolatedFromItsBatch runs.
 func isolationCases() []isolationCase {
 	return []isolationCase{
 		{"struct-too-small", countWGSL, 256, smallBinding(4), "4 bytes is smaller than the 256 bytes", true},
 		{"runtime-array-of-structs-too-small", countRuntimeWGSL, 16, smallBinding(4), "4 bytes is smaller than the 16 bytes", true},
-		// The driver does not check a fixed array's size at dispatch (issue
-		// 10, defect 5): only Launch's own check stands.
+		// The driver does not check a fixed array's size at dispatch: only
+		// Launch's own check stands.
 		{"const-array-too-small", countConstWGSL, 1024, smallBinding(4), "4 bytes is smaller than the 1024 bytes", false},
 		{"uniform-usage-for-storage", countWGSL, 256, func(t *testing.T, d *wgpu.Device, c *wgpu.Buffer) (*gpu.Kernel, [3]uint32, []gpu.Buffer) {
 			u, err := d.NewBuffer(256, wgpu.BufferUsageUniform|wgpu.BufferUsageCopyDst)
@@ -100,11 +100,11 @@ func isolationCases() []isolationCase {
 	}
 }
 
-// TestIssue10Isolation launches 7 good, 1 bad and 5 good dispatches for
+// TestRejectedLaunchIsolatedFromItsBatch launches 7 good, 1 bad and 5 good dispatches for
 // each kind of bad launch: the bad one is refused by Launch itself (or, with
 // the front-end's checks off, rejected by the driver and isolated at
 // submit), and the counter reads exactly 12.
-func TestIssue10Isolation(t *testing.T) {
+func TestRejectedLaunchIsolatedFromItsBatch(t *testing.T) {
 	for _, tc := range isolationCases() {
 		for _, checks := range []bool{true, false} {
 			if !checks && !tc.driver {
@@ -119,7 +119,7 @@ func TestIssue10Isolation(t *testing.T) {
 	}
 }
 
-// runIsolationCase runs one case of TestIssue10Isolation, with Launch's
+// runIsolationCase runs one case of TestRejectedLaunchIsolatedFromItsBatch, with Launch's
 // checks on or off.
 func runIsolationCase(t *testing.T, tc isolationCase, checks bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

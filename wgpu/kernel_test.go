@@ -233,9 +233,9 @@ func TestCompileCanceled(t *testing.T) {
 	}
 }
 
-// TestIssue10NilKernels: a nil kernel anywhere is an error (or false), never
+// TestNilKernelIsAnError: a nil kernel anywhere is an error (or false), never
 // a panic.
-func TestIssue10NilKernels(t *testing.T) {
+func TestNilKernelIsAnError(t *testing.T) {
 	d := openTestDevice(t)
 	ctx := context.Background()
 	x := mustBuffer(t, d, 16)

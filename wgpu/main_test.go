@@ -8,11 +8,12 @@ import (
 
 	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/internal/gputest"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/streamgatetest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
+func TestMain(m *testing.M) { gputest.Main(func() int { return leaktest.Run(m.Run) }) }
 
 // openTestDevice opens a device for t and closes it at cleanup. Without an
 // adapter it skips t, or fails it when STREAMGATE_REQUIRE_ADAPTER=1.

@@ -9,7 +9,7 @@ import (
 	"github.com/streamgate/streamgate/wgpu"
 )
 
-// TestReadIntoSteadyState checks issue 14's promise: once warm, a loop that
+// TestReadIntoSteadyState checks that once warm, a loop that
 // uploads, launches and reads back into its own slice creates no GPU
 // buffer, and ReadInto allocates nothing.
 func TestReadIntoSteadyState(t *testing.T) {

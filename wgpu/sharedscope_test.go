@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// TestIssue32SharedScopes: shader modules created at once from many
+// TestConcurrentCompilesKeepTheirErrors: shader modules created at once from many
 // goroutines (sharedScope), valid ones and ones the driver's compiler
 // refuses, interleaved with exclusively scoped calls: every error lands on
 // its own call, every valid module is made, nothing escapes the scopes.
-func TestIssue32SharedScopes(t *testing.T) {
+func TestConcurrentCompilesKeepTheirErrors(t *testing.T) {
 	d, err := Open(Options{})
 	if err != nil {
 		t.Skip(err) // gputest's policy lives in the external tests; TestOpenAdapter requires one

@@ -50,10 +50,10 @@ func heapBytes() int64 {
 	return int64(ms.HeapAlloc)
 }
 
-// TestIssue10CancelledWaitsLeaveNothing cancels Syncs in the middle of
+// TestCancelledWaitsLeaveNothing cancels Syncs in the middle of
 // their waits and checks that, once the work is done, the Go heap and RSS
 // are back where they were and every C status word is freed.
-func TestIssue10CancelledWaitsLeaveNothing(t *testing.T) { testCancelledWaits(t, false) }
+func TestCancelledWaitsLeaveNothing(t *testing.T) { testCancelledWaits(t, false) }
 
 // TestCancelledReadsLeaveNothing does the same with a read-back cancelled
 // every 100 Syncs, checking the status words and the Go heap. (RSS is left

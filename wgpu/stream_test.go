@@ -433,7 +433,7 @@ func TestCloseStreamRacesLaunch(t *testing.T) {
 }
 
 // TestLaunchAllocatesNothing: an executed launch of a compiled kernel with
-// a cached bind group allocates nothing (issue 14).
+// a cached bind group allocates nothing.
 func TestLaunchAllocatesNothing(t *testing.T) {
 	d := openTestDevice(t)
 	x := mustBuffer(t, d, 256)

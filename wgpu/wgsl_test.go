@@ -54,7 +54,7 @@ func mainUsing(names ...string) string {
 }
 
 // TestCheckKernelBindings covers the front-end as the device uses it,
-// including each source the regex scanner misread (issue 10, defect 6).
+// including each source the regex scanner misread.
 func TestCheckKernelBindings(t *testing.T) {
 	const main = "\n@compute @workgroup_size(1) fn main() {}"
 	tests := []struct {

@@ -14,11 +14,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/internal/gputest"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/streamgatetest"
 )
 
-func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
+func TestMain(m *testing.M) { gputest.Main(func() int { return leaktest.Run(m.Run) }) }
 
 // launchCases: streamgate bench runs the launch cases in this build.
 const launchCases = true

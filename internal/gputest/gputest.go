@@ -6,9 +6,7 @@ package gputest
 
 import (
 	"os"
-	"testing"
 
-	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -20,12 +18,6 @@ func Main(run func() int) {
 	wgpu.SetLogLevel(wgpu.LogError)
 	os.Exit(run())
 }
-
-// RunLeakChecked is [leaktest.Run] of m's tests, for a [Main] that takes
-// m directly:
-//
-//	func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
-func RunLeakChecked(m *testing.M) int { return leaktest.Run(m.Run) }
 
 // Required reports whether tests must fail, rather than skip, without an
 // adapter: STREAMGATE_REQUIRE_ADAPTER=1, as make test and CI set.

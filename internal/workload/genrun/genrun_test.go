@@ -10,6 +10,7 @@ import (
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/internal/gputest"
+	"github.com/streamgate/streamgate/internal/low/leaktest"
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
@@ -17,7 +18,7 @@ import (
 	"github.com/streamgate/streamgate/tune"
 )
 
-func TestMain(m *testing.M) { gputest.Main(func() int { return gputest.RunLeakChecked(m) }) }
+func TestMain(m *testing.M) { gputest.Main(func() int { return leaktest.Run(m.Run) }) }
 
 // small is a decoder quick to tune and run, on lavapipe and in a browser.
 var small = decoder.Config{Layers: 2, Width: 36, Heads: 3, Seq: 16, Vocab: 50, Seed: 7}
