@@ -271,19 +271,25 @@ func (d *Device) startDriver(p *pipeline, k *gpu.Kernel) {
 }
 
 // driverHalf builds p's driver half (on a compile worker when limited:
-// at most Device.workers at once) and publishes the result: done closes,
-// and the compile clock stops. On failure p is removed from the cache;
-// its bind group layouts (which launches checked against the front half
-// may have used) are kept until Close. A Close meanwhile fails it with
-// ErrClosed, and Close releases its front half with the cache.
+// at most Device.workers at once) and publishes the result.
 func (d *Device) driverHalf(p *pipeline, k *gpu.Kernel, limited bool) {
 	defer d.compileEnd() // after done closes
 	if limited {
 		d.compileSem <- struct{}{}
 		defer func() { <-d.compileSem }()
 	}
+	d.buildDriver(p, k, func(err error) { d.publishDriver(p, k, err) })
+}
+
+// publishDriver finishes p with its driver half's err: done closes. On
+// failure p is removed from the cache; its bind group layouts (which
+// launches checked against the front half may have used) are kept until
+// Close. A Close meanwhile failed it with ErrClosed, and Close releases its
+// front half with the cache. The backend calls it inside d.enter where it
+// entered to build (so that Close finds p either done or not yet built,
+// never built and not done).
+func (d *Device) publishDriver(p *pipeline, k *gpu.Kernel, err error) {
 	defer close(p.done)
-	err := d.buildDriver(p, k)
 	switch {
 	case err == nil:
 		p.ok.Store(true)

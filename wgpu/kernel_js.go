@@ -62,9 +62,12 @@ func (d *Device) newEmptyBindGroup(op, _ string, bgl int) (ref int, err error) {
 	return ref, err
 }
 
-// buildDriver compiles p's source in the browser and makes its pipeline.
-// It awaits the browser without the device's life lock.
-func (d *Device) buildDriver(p *pipeline, k *gpu.Kernel) error { return d.compileBrowser(p, k) }
+// buildDriver compiles p's source in the browser, makes its pipeline and
+// publishes the result. It awaits the browser without the device's life
+// lock (Close waits for it in beforeClose instead).
+func (d *Device) buildDriver(p *pipeline, k *gpu.Kernel, publish func(error)) {
+	publish(d.compileBrowser(p, k))
+}
 
 // compileBrowser runs runtimeJS's compile: the shader module, its
 // compilation messages, the pipeline layout and the compute pipeline.

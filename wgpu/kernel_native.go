@@ -96,18 +96,16 @@ func (d *Device) newEmptyBindGroup(op, name string, bgl nBindGroupLayout) (nBind
 }
 
 // buildDriver makes p's shader module, pipeline layout and compute
-// pipeline inside d.enter (ErrClosed once Close has begun).
-func (d *Device) buildDriver(p *pipeline, k *gpu.Kernel) error {
+// pipeline inside d.enter, and publishes the result there (ErrClosed once
+// Close has begun, outside it).
+func (d *Device) buildDriver(p *pipeline, k *gpu.Kernel, publish func(error)) {
 	leave, err := d.enter("Compile")
 	if err != nil {
-		return err
+		publish(err)
+		return
 	}
 	defer leave()
-	if err := d.buildDriverLocked(p, k); err != nil {
-		p.releaseDriver()
-		return err
-	}
-	return nil
+	publish(d.buildDriverLocked(p, k))
 }
 
 // buildDriverLocked makes p's shader module, pipeline layout and compute
