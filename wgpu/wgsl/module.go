@@ -7,7 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// BindingKind is how a module declares a buffer binding.
+// BindingKind is how a module declares a binding: a buffer, a texture, a
+// storage texture or a sampler.
 type BindingKind uint8
 
 const (
@@ -17,12 +18,23 @@ const (
 	StorageReadWrite
 	// Uniform is var<uniform>.
 	Uniform
+	// Texture is a sampled texture: texture_1d<T>, texture_2d<T>,
+	// texture_2d_array<T>, texture_cube<T>, texture_cube_array<T>,
+	// texture_3d<T>, texture_multisampled_2d<T> or a texture_depth_*.
+	Texture
+	// StorageTexture is texture_storage_1d/2d/2d_array/3d<format, access>.
+	StorageTexture
+	// Sampler is sampler or sampler_comparison.
+	Sampler
 )
 
-var bindingKindNames = [...]string{"", "storage-read", "storage-read-write", "uniform"}
+var bindingKindNames = [...]string{"", "storage-read", "storage-read-write", "uniform", "texture", "storage-texture", "sampler"}
 
-// String returns the kind's name: "storage-read", "storage-read-write" or
-// "uniform".
+// IsBuffer reports whether k is a buffer binding's kind.
+func (k BindingKind) IsBuffer() bool { return k >= StorageRead && k <= Uniform }
+
+// String returns the kind's name: "storage-read", "storage-read-write",
+// "uniform", "texture", "storage-texture" or "sampler".
 func (k BindingKind) String() string {
 	if k != 0 && int(k) < len(bindingKindNames) {
 		return bindingKindNames[k]
@@ -46,8 +58,13 @@ type Binding struct {
 	// size of Type; for a runtime-sized array, or a struct ending in one,
 	// the size with one element in that array (the fixed part plus one
 	// element stride, rounded up to the struct's alignment), as WebGPU's
-	// minimum binding size and naga compute it. It is always positive.
+	// minimum binding size and naga compute it. It is positive for a
+	// buffer binding and 0 for the others.
 	MinSize uint64
+	// Texture is what a Texture or StorageTexture binding declares.
+	Texture TextureBinding
+	// Sampler is a Sampler binding's type.
+	Sampler SamplerKind
 }
 
 // EntryPoint is one @compute, @vertex or @fragment function.

@@ -23,43 +23,43 @@ func TestParseBindings(t *testing.T) {
 @group(0) @binding(0) var<storage, read> a: array<f32>;
 @group(0) @binding(1) var<storage> b: array<f32>;
 @group(0) @binding(2) var<storage, read_write> c: array<f32>;` + ep, wgsl.Limits{},
-			[]b{{0, 0, "a", wgsl.StorageRead, "array<f32>", 4}, {0, 1, "b", wgsl.StorageRead, "array<f32>", 4}, {0, 2, "c", wgsl.StorageReadWrite, "array<f32>", 4}}},
+			[]b{{0, 0, "a", wgsl.StorageRead, "array<f32>", 4, wgsl.TextureBinding{}, 0}, {0, 1, "b", wgsl.StorageRead, "array<f32>", 4, wgsl.TextureBinding{}, 0}, {0, 2, "c", wgsl.StorageReadWrite, "array<f32>", 4, wgsl.TextureBinding{}, 0}}},
 		{"line-comment-hides-block-open", `
 // a /* inside a line comment
 @group(0) @binding(0) var<storage, read_write> x: array<u32>;
-// */` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "array<u32>", 4}}},
+// */` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "array<u32>", 4, wgsl.TextureBinding{}, 0}}},
 		{"nested-block-comment", `
 /* outer /* inner */ @group(0) @binding(1) var<storage> ghost: array<u32>; */
-@group(0) @binding(0) var<storage, read_write> x: array<u32>;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "array<u32>", 4}}},
-		{"hex-binding", `@group(0x0) @binding(0x0) var<storage, read_write> x: u32;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "u32", 4}}},
-		{"const-binding", `@group(0) @binding(B) var<storage, read_write> x: u32; const B = 0u;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "u32", 4}}},
-		{"const-expr-binding", `const A = 3; const B: u32 = u32(A * 2 - (1 << 2)) | 0x1u; @group(i32(~0 + 1)) @binding(B) var<storage> x: f32;` + ep, wgsl.Limits{}, []b{{0, 3, "x", wgsl.StorageRead, "f32", 4}}},
-		{"struct-fixed-array", `struct S { v: array<u32, 64> } @group(0) @binding(0) var<storage, read_write> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageReadWrite, "S", 256}}},
-		{"runtime-array-of-structs", `struct P { pos: vec3<f32>, m: f32, v: vec2f } @group(0) @binding(0) var<storage, read_write> p: array<P>;` + ep, wgsl.Limits{}, []b{{0, 0, "p", wgsl.StorageReadWrite, "array<P>", 32}}},
-		{"struct-ending-in-runtime-array", `struct B { n: u32, pad: vec2u, data: array<vec4f> } @group(0) @binding(0) var<storage, read_write> b: B;` + ep, wgsl.Limits{}, []b{{0, 0, "b", wgsl.StorageReadWrite, "B", 32}}},
-		{"const-count", `@group(0) @binding(0) var<storage, read_write> x: array<u32, N>; const N = 256u;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "array<u32, 256>", 1024}}},
-		{"alias-fixed-array", `alias Block = array<vec4<f32>, 8>; alias B2 = Block; @group(0) @binding(0) var<uniform> u: B2;` + ep, wgsl.Limits{}, []b{{0, 0, "u", wgsl.Uniform, "array<vec4<f32>, 8>", 128}}},
-		{"vec3", `struct S { a: vec3<f32>, b: f32 } @group(0) @binding(0) var<storage> v: vec3<f32>; @group(0) @binding(1) var<storage> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "v", wgsl.StorageRead, "vec3<f32>", 12}, {0, 1, "s", wgsl.StorageRead, "S", 16}}},
-		{"vec3-align", `struct S { a: f32, b: vec3<f32> } @group(0) @binding(0) var<storage> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageRead, "S", 32}}},
-		{"array-of-vec3", `@group(0) @binding(0) var<storage> a: array<vec3f, 10>; @group(0) @binding(1) var<storage> r: array<vec3<u32>>;` + ep, wgsl.Limits{}, []b{{0, 0, "a", wgsl.StorageRead, "array<vec3<f32>, 10>", 160}, {0, 1, "r", wgsl.StorageRead, "array<vec3<u32>>", 16}}},
-		{"size-align", `struct S { @size(12) a: f32, @align(16) b: f32, c: u32 } @group(0) @binding(0) var<storage> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageRead, "S", 32}}},
-		{"size-align-const", `const K = 8; struct S { @align(K * 4) a: f32, @size(K) b: u32 } @group(0) @binding(0) var<storage> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageRead, "S", 32}}},
+@group(0) @binding(0) var<storage, read_write> x: array<u32>;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "array<u32>", 4, wgsl.TextureBinding{}, 0}}},
+		{"hex-binding", `@group(0x0) @binding(0x0) var<storage, read_write> x: u32;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "u32", 4, wgsl.TextureBinding{}, 0}}},
+		{"const-binding", `@group(0) @binding(B) var<storage, read_write> x: u32; const B = 0u;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "u32", 4, wgsl.TextureBinding{}, 0}}},
+		{"const-expr-binding", `const A = 3; const B: u32 = u32(A * 2 - (1 << 2)) | 0x1u; @group(i32(~0 + 1)) @binding(B) var<storage> x: f32;` + ep, wgsl.Limits{}, []b{{0, 3, "x", wgsl.StorageRead, "f32", 4, wgsl.TextureBinding{}, 0}}},
+		{"struct-fixed-array", `struct S { v: array<u32, 64> } @group(0) @binding(0) var<storage, read_write> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageReadWrite, "S", 256, wgsl.TextureBinding{}, 0}}},
+		{"runtime-array-of-structs", `struct P { pos: vec3<f32>, m: f32, v: vec2f } @group(0) @binding(0) var<storage, read_write> p: array<P>;` + ep, wgsl.Limits{}, []b{{0, 0, "p", wgsl.StorageReadWrite, "array<P>", 32, wgsl.TextureBinding{}, 0}}},
+		{"struct-ending-in-runtime-array", `struct B { n: u32, pad: vec2u, data: array<vec4f> } @group(0) @binding(0) var<storage, read_write> b: B;` + ep, wgsl.Limits{}, []b{{0, 0, "b", wgsl.StorageReadWrite, "B", 32, wgsl.TextureBinding{}, 0}}},
+		{"const-count", `@group(0) @binding(0) var<storage, read_write> x: array<u32, N>; const N = 256u;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageReadWrite, "array<u32, 256>", 1024, wgsl.TextureBinding{}, 0}}},
+		{"alias-fixed-array", `alias Block = array<vec4<f32>, 8>; alias B2 = Block; @group(0) @binding(0) var<uniform> u: B2;` + ep, wgsl.Limits{}, []b{{0, 0, "u", wgsl.Uniform, "array<vec4<f32>, 8>", 128, wgsl.TextureBinding{}, 0}}},
+		{"vec3", `struct S { a: vec3<f32>, b: f32 } @group(0) @binding(0) var<storage> v: vec3<f32>; @group(0) @binding(1) var<storage> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "v", wgsl.StorageRead, "vec3<f32>", 12, wgsl.TextureBinding{}, 0}, {0, 1, "s", wgsl.StorageRead, "S", 16, wgsl.TextureBinding{}, 0}}},
+		{"vec3-align", `struct S { a: f32, b: vec3<f32> } @group(0) @binding(0) var<storage> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageRead, "S", 32, wgsl.TextureBinding{}, 0}}},
+		{"array-of-vec3", `@group(0) @binding(0) var<storage> a: array<vec3f, 10>; @group(0) @binding(1) var<storage> r: array<vec3<u32>>;` + ep, wgsl.Limits{}, []b{{0, 0, "a", wgsl.StorageRead, "array<vec3<f32>, 10>", 160, wgsl.TextureBinding{}, 0}, {0, 1, "r", wgsl.StorageRead, "array<vec3<u32>>", 16, wgsl.TextureBinding{}, 0}}},
+		{"size-align", `struct S { @size(12) a: f32, @align(16) b: f32, c: u32 } @group(0) @binding(0) var<storage> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageRead, "S", 32, wgsl.TextureBinding{}, 0}}},
+		{"size-align-const", `const K = 8; struct S { @align(K * 4) a: f32, @size(K) b: u32 } @group(0) @binding(0) var<storage> s: S;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageRead, "S", 32, wgsl.TextureBinding{}, 0}}},
 		{"matrices", `@group(0) @binding(0) var<uniform> m: mat4x4f; @group(0) @binding(1) var<storage> m3: mat3x3<f32>; @group(0) @binding(2) var<storage> m2: mat2x3f; @group(0) @binding(3) var<storage> m4: mat4x2<f32>;` + ep, wgsl.Limits{},
-			[]b{{0, 0, "m", wgsl.Uniform, "mat4x4<f32>", 64}, {0, 1, "m3", wgsl.StorageRead, "mat3x3<f32>", 48}, {0, 2, "m2", wgsl.StorageRead, "mat2x3<f32>", 32}, {0, 3, "m4", wgsl.StorageRead, "mat4x2<f32>", 32}}},
-		{"f16", "enable f16;\n" + `@group(0) @binding(0) var<storage> h: array<vec3h, 3>; @group(0) @binding(1) var<storage> m: mat3x3<f16>;` + ep, wgsl.Limits{}, []b{{0, 0, "h", wgsl.StorageRead, "array<vec3<f16>, 3>", 24}, {0, 1, "m", wgsl.StorageRead, "mat3x3<f16>", 24}}},
-		{"atomic", `struct C { n: atomic<u32>, v: array<atomic<i32>> } @group(0) @binding(0) var<storage, read_write> c: C;` + ep, wgsl.Limits{}, []b{{0, 0, "c", wgsl.StorageReadWrite, "C", 8}}},
-		{"uniform-struct-ok", `struct Inner { a: f32 } struct U { x: f32, @align(16) i: Inner, @align(16) y: f32, arr: array<vec4f, 2> } @group(0) @binding(0) var<uniform> u: U;` + ep, wgsl.Limits{}, []b{{0, 0, "u", wgsl.Uniform, "U", 80}}},
-		{"groups-sorted", `@group(1) @binding(0) var<storage> b: u32; @group(0) @binding(5) var<uniform> a: vec4u; @group(0) @binding(2) var<storage> c: i32;` + ep, wgsl.Limits{}, []b{{0, 2, "c", wgsl.StorageRead, "i32", 4}, {0, 5, "a", wgsl.Uniform, "vec4<u32>", 16}, {1, 0, "b", wgsl.StorageRead, "u32", 4}}},
-		{"template-shift-split", `@group(0) @binding(0) var<storage> a: array<array<u32, 4>>; @group(0) @binding(1) var<storage> b: array<vec2<u32>, (8 >> 1)>;` + ep, wgsl.Limits{}, []b{{0, 0, "a", wgsl.StorageRead, "array<array<u32, 4>>", 16}, {0, 1, "b", wgsl.StorageRead, "array<vec2<u32>, 4>", 32}}},
-		{"private-workgroup-ignored", `var<private> p: array<u32, 4>; var<workgroup> w: array<f32, 64>; override O: u32 = 4; var<workgroup> wo: array<f32, O>; @group(0) @binding(0) var<storage> x: u32;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageRead, "u32", 4}}},
-		{"unicode-and-literals", `const ñame = 0x10u; const f = 1.5e3f; const g = 0x1.8p3; const h = .5h; const k = 1e-3; @group(0) @binding(ñame) var<storage> x: u32;` + ep, wgsl.Limits{}, []b{{0, 16, "x", wgsl.StorageRead, "u32", 4}}},
-		{"trailing-commas-and-directives", "enable f16;\nrequires readonly_and_readwrite_storage_textures;\ndiagnostic(off, derivative_uniformity);\n" + `struct S { a: u32, b: f32, } @group(0,) @binding(0,) var<storage, read_write,> s: S; const_assert 1 < 2;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageReadWrite, "S", 8}}},
+			[]b{{0, 0, "m", wgsl.Uniform, "mat4x4<f32>", 64, wgsl.TextureBinding{}, 0}, {0, 1, "m3", wgsl.StorageRead, "mat3x3<f32>", 48, wgsl.TextureBinding{}, 0}, {0, 2, "m2", wgsl.StorageRead, "mat2x3<f32>", 32, wgsl.TextureBinding{}, 0}, {0, 3, "m4", wgsl.StorageRead, "mat4x2<f32>", 32, wgsl.TextureBinding{}, 0}}},
+		{"f16", "enable f16;\n" + `@group(0) @binding(0) var<storage> h: array<vec3h, 3>; @group(0) @binding(1) var<storage> m: mat3x3<f16>;` + ep, wgsl.Limits{}, []b{{0, 0, "h", wgsl.StorageRead, "array<vec3<f16>, 3>", 24, wgsl.TextureBinding{}, 0}, {0, 1, "m", wgsl.StorageRead, "mat3x3<f16>", 24, wgsl.TextureBinding{}, 0}}},
+		{"atomic", `struct C { n: atomic<u32>, v: array<atomic<i32>> } @group(0) @binding(0) var<storage, read_write> c: C;` + ep, wgsl.Limits{}, []b{{0, 0, "c", wgsl.StorageReadWrite, "C", 8, wgsl.TextureBinding{}, 0}}},
+		{"uniform-struct-ok", `struct Inner { a: f32 } struct U { x: f32, @align(16) i: Inner, @align(16) y: f32, arr: array<vec4f, 2> } @group(0) @binding(0) var<uniform> u: U;` + ep, wgsl.Limits{}, []b{{0, 0, "u", wgsl.Uniform, "U", 80, wgsl.TextureBinding{}, 0}}},
+		{"groups-sorted", `@group(1) @binding(0) var<storage> b: u32; @group(0) @binding(5) var<uniform> a: vec4u; @group(0) @binding(2) var<storage> c: i32;` + ep, wgsl.Limits{}, []b{{0, 2, "c", wgsl.StorageRead, "i32", 4, wgsl.TextureBinding{}, 0}, {0, 5, "a", wgsl.Uniform, "vec4<u32>", 16, wgsl.TextureBinding{}, 0}, {1, 0, "b", wgsl.StorageRead, "u32", 4, wgsl.TextureBinding{}, 0}}},
+		{"template-shift-split", `@group(0) @binding(0) var<storage> a: array<array<u32, 4>>; @group(0) @binding(1) var<storage> b: array<vec2<u32>, (8 >> 1)>;` + ep, wgsl.Limits{}, []b{{0, 0, "a", wgsl.StorageRead, "array<array<u32, 4>>", 16, wgsl.TextureBinding{}, 0}, {0, 1, "b", wgsl.StorageRead, "array<vec2<u32>, 4>", 32, wgsl.TextureBinding{}, 0}}},
+		{"private-workgroup-ignored", `var<private> p: array<u32, 4>; var<workgroup> w: array<f32, 64>; override O: u32 = 4; var<workgroup> wo: array<f32, O>; @group(0) @binding(0) var<storage> x: u32;` + ep, wgsl.Limits{}, []b{{0, 0, "x", wgsl.StorageRead, "u32", 4, wgsl.TextureBinding{}, 0}}},
+		{"unicode-and-literals", `const ñame = 0x10u; const f = 1.5e3f; const g = 0x1.8p3; const h = .5h; const k = 1e-3; @group(0) @binding(ñame) var<storage> x: u32;` + ep, wgsl.Limits{}, []b{{0, 16, "x", wgsl.StorageRead, "u32", 4, wgsl.TextureBinding{}, 0}}},
+		{"trailing-commas-and-directives", "enable f16;\nrequires readonly_and_readwrite_storage_textures;\ndiagnostic(off, derivative_uniformity);\n" + `struct S { a: u32, b: f32, } @group(0,) @binding(0,) var<storage, read_write,> s: S; const_assert 1 < 2;` + ep, wgsl.Limits{}, []b{{0, 0, "s", wgsl.StorageReadWrite, "S", 8, wgsl.TextureBinding{}, 0}}},
 	}
 	var many strings.Builder
 	var manyWant []b
 	for i := 0; i < 20; i++ {
 		many.WriteString("@group(0) @binding(" + itoa(i) + ") var<storage, read_write> x" + itoa(i) + ": array<u32>;\n")
-		manyWant = append(manyWant, b{0, uint32(i), "x" + itoa(i), wgsl.StorageReadWrite, "array<u32>", 4})
+		manyWant = append(manyWant, b{0, uint32(i), "x" + itoa(i), wgsl.StorageReadWrite, "array<u32>", 4, wgsl.TextureBinding{}, 0})
 	}
 	tests = append(tests, struct {
 		name string
