@@ -77,3 +77,30 @@ func TestKernelConstants(t *testing.T) {
 	assert.Nil(t, k.Constants())
 	assert.Equal(t, "k", k4.Name())
 }
+
+type fakeView struct{}
+
+func (fakeView) Size() uint64                 { return 0 }
+func (fakeView) BindingKind() gpu.BindingKind { return gpu.KindTexture }
+
+type fakeBuf struct{}
+
+func (fakeBuf) Size() uint64 { return 64 }
+
+// TestKindOf: a binding without a BindingKind method is a buffer; one with
+// it is what it says.
+func TestKindOf(t *testing.T) {
+	if k := gpu.KindOf(fakeBuf{}); k != gpu.KindBuffer {
+		t.Errorf("KindOf(buffer) = %v, want buffer", k)
+	}
+	if k := gpu.KindOf(fakeView{}); k != gpu.KindTexture {
+		t.Errorf("KindOf(view) = %v, want texture", k)
+	}
+	var b gpu.Buffer = fakeBuf{} // the old name still binds
+	if _, ok := b.(gpu.Binding); !ok {
+		t.Error("a gpu.Buffer is not a gpu.Binding")
+	}
+	if s := gpu.BindingKind(9).String(); s != "BindingKind(9)" {
+		t.Errorf("BindingKind(9).String() = %q", s)
+	}
+}

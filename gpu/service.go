@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"context"
+	"strconv"
 	"time"
 )
 
@@ -31,13 +32,14 @@ type Service interface {
 	Precompile(ctx context.Context, ks []*Kernel) error
 
 	// Launch records one dispatch of k with the given workgroup counts and
-	// buffers on stream, bound in an order the service documents (wgpu:
+	// bindings (buffers, and texture views and samplers where the service
+	// has them) on stream, bound in an order the service documents (wgpu:
 	// (group, binding) order of the bindings k's entry point uses). It
 	// must not keep the bindings slice after it returns (callers reuse it). It
 	// compiles k first if needed. The dispatch is submitted later: on the
 	// service's own threshold, on Flush, on Sync, or on a read-back of a
 	// buffer the stream wrote.
-	Launch(stream StreamID, k *Kernel, workgroups [3]uint32, bindings ...Buffer) error
+	Launch(stream StreamID, k *Kernel, workgroups [3]uint32, bindings ...Binding) error
 
 	// Flush submits the stream's recorded launches without waiting.
 	Flush(stream StreamID) error
@@ -59,11 +61,61 @@ type Service interface {
 	CloseStream(stream StreamID) error
 }
 
-// Buffer is a device buffer as a [Service] sees it. A service accepts only
-// its own buffers as launch bindings and returns an error for any other.
-type Buffer interface {
-	// Size returns the buffer's size in bytes.
+// Binding is a resource bound to a launch, as a [Service] sees it: a
+// buffer, a texture view (sampled or storage) or a sampler. A service
+// accepts only its own bindings, of the kind each of the kernel's bindings
+// declares, and returns an error for any other.
+type Binding interface {
+	// Size returns a buffer's size in bytes, and 0 for a binding that is
+	// not a buffer.
 	Size() uint64
+}
+
+// Buffer is a binding that is a device buffer. It is the same interface as
+// [Binding] (a Binding without a BindingKind method is a buffer), so code
+// written when launches bound buffers only compiles unchanged.
+type Buffer = Binding
+
+// BindingKind is what a launch binding is.
+type BindingKind uint8
+
+const (
+	// KindBuffer: a storage or uniform buffer.
+	KindBuffer BindingKind = iota
+	// KindTexture: a sampled texture's view.
+	KindTexture
+	// KindStorageTexture: a storage texture's view.
+	KindStorageTexture
+	// KindSampler: a sampler (filtering, non-filtering or comparison).
+	KindSampler
+)
+
+var bindingKindNames = [...]string{"buffer", "texture", "storage-texture", "sampler"}
+
+// String returns the kind's name.
+func (k BindingKind) String() string {
+	if int(k) < len(bindingKindNames) {
+		return bindingKindNames[k]
+	}
+	return "BindingKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Kinded is implemented by a [Binding] that is not a buffer: it says which
+// kind it is. A texture view is KindTexture where it can be bound as a
+// sampled texture (and KindStorageTexture when it can only be bound as a
+// storage texture).
+type Kinded interface {
+	Binding
+	BindingKind() BindingKind
+}
+
+// KindOf returns b's kind: its BindingKind when it is [Kinded], else
+// KindBuffer.
+func KindOf(b Binding) BindingKind {
+	if k, ok := b.(Kinded); ok {
+		return k.BindingKind()
+	}
+	return KindBuffer
 }
 
 // GPUTimer is an optional interface that may be implemented by a [Service]
