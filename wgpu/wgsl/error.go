@@ -10,7 +10,7 @@ type ErrorKind uint8
 
 const (
 	// KindInvalid: the source breaks a rule of WGSL, or declares what this
-	// package does not support (a texture or sampler binding).
+	// package does not support (a texture_external binding).
 	KindInvalid ErrorKind = iota
 	// KindLimit: the source exceeds one of the [Limits], which keep it
 	// well below what crashes the driver's compiler or exhausts memory.
