@@ -15,12 +15,19 @@ const (
 	// KindLimit: the source exceeds one of the [Limits], which keep it
 	// well below what crashes the driver's compiler or exhausts memory.
 	KindLimit
+	// KindUnsupported: the source declares what a compiler accepts but no
+	// WebGPU device binds (binding arrays, ray queries' acceleration
+	// structures).
+	KindUnsupported
 )
 
-// String returns "invalid" or "limit".
+// String returns "invalid", "limit" or "unsupported".
 func (k ErrorKind) String() string {
-	if k == KindLimit {
+	switch k {
+	case KindLimit:
 		return "limit"
+	case KindUnsupported:
+		return "unsupported"
 	}
 	return "invalid"
 }

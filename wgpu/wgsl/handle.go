@@ -50,6 +50,14 @@ var storageAccess = map[string]StorageAccess{"write": AccessWrite, "read": Acces
 // sampleTypes maps the sampled types of a sampled texture.
 var sampleTypes = map[string]SampleType{"f32": SampleFloat, "i32": SampleSint, "u32": SampleUint}
 
+// unsupportedTypes are the types naga knows that no WebGPU device binds,
+// with why.
+var unsupportedTypes = map[string]string{
+	"binding_array":          "binding arrays are not in WebGPU (neither the driver's device nor the browser's binds an array of resources); declare one binding per resource",
+	"acceleration_structure": "ray queries are not in WebGPU (neither the driver's device nor the browser's has acceleration structures)",
+	"ray_query":              "ray queries are not in WebGPU (neither the driver's device nor the browser's has acceleration structures)",
+}
+
 // isHandleName reports whether name names a texture or sampler type, known
 // or not: every texture_* name is reserved for one.
 func isHandleName(name string) bool {
@@ -84,6 +92,11 @@ func (a *analysis) resolveHandle(name string, pos int, args []Expr, nesting int)
 		h.texture = TextureBinding{View: sampledViews[name], Sample: sample}
 		if name == "texture_multisampled_2d" {
 			h.texture.View, h.texture.Multisampled = View2D, true
+			if sample == SampleFloat {
+				// WebGPU filters no multisampled texture: a float one binds
+				// as unfilterable-float, as its default layout has it.
+				h.texture.Sample = SampleUnfilterableFloat
+			}
 		}
 		canon = name + "<" + elem + ">"
 	case isDepth:

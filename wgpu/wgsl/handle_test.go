@@ -30,7 +30,8 @@ func TestHandleBindings(t *testing.T) {
 		{decl: "texture_cube<f32>", kind: wgsl.Texture, typ: "texture_cube<f32>", tex: tb{View: wgsl.ViewCube, Sample: wgsl.SampleFloat}},
 		{decl: "texture_cube_array<u32>", kind: wgsl.Texture, typ: "texture_cube_array<u32>", tex: tb{View: wgsl.ViewCubeArray, Sample: wgsl.SampleUint}},
 		{decl: "texture_3d<i32>", kind: wgsl.Texture, typ: "texture_3d<i32>", tex: tb{View: wgsl.View3D, Sample: wgsl.SampleSint}},
-		{decl: "texture_multisampled_2d<f32>", kind: wgsl.Texture, typ: "texture_multisampled_2d<f32>", tex: tb{View: wgsl.View2D, Sample: wgsl.SampleFloat, Multisampled: true}},
+		{decl: "texture_multisampled_2d<f32>", kind: wgsl.Texture, typ: "texture_multisampled_2d<f32>", tex: tb{View: wgsl.View2D, Sample: wgsl.SampleUnfilterableFloat, Multisampled: true}},
+		{decl: "texture_multisampled_2d<i32>", kind: wgsl.Texture, typ: "texture_multisampled_2d<i32>", tex: tb{View: wgsl.View2D, Sample: wgsl.SampleSint, Multisampled: true}},
 		{decl: "texture_depth_2d", kind: wgsl.Texture, typ: "texture_depth_2d", tex: tb{View: wgsl.View2D, Sample: wgsl.SampleDepth}},
 		{decl: "texture_depth_2d_array", kind: wgsl.Texture, typ: "texture_depth_2d_array", tex: tb{View: wgsl.View2DArray, Sample: wgsl.SampleDepth}},
 		{decl: "texture_depth_cube", kind: wgsl.Texture, typ: "texture_depth_cube", tex: tb{View: wgsl.ViewCube, Sample: wgsl.SampleDepth}},
@@ -149,7 +150,6 @@ func TestHandleErrors(t *testing.T) {
 		{"initializer", "@group(0) @binding(0) var s: sampler = s2;", "var s: sampler cannot have an initializer", 1, 27},
 		{"in-struct", "struct S { t: texture_2d<f32> }\n@group(0) @binding(0) var<storage> s: S;", "struct S: member t: texture_2d<f32> is not host-shareable", 1, 12},
 		{"in-array", "@group(0) @binding(0) var<storage> s: array<sampler, 2>;", "array<sampler>: sampler is not host-shareable", 1, 39},
-		{"binding-array", "@group(0) @binding(0) var t: binding_array<texture_2d<f32>, 4>;", "unknown type binding_array", 1, 30},
 		{"shared-slot", "@group(0) @binding(0) var t: texture_2d<f32>;\n@group(0) @binding(0) var s: sampler;\n@compute @workgroup_size(1) fn main() { _ = textureSampleLevel(t, s, vec2<f32>(), 0.0); }",
 			"binding 0 (s): entry point main uses both t and s, which share @group(0) @binding(0)", 2, 27},
 	}
@@ -165,6 +165,30 @@ func TestHandleErrors(t *testing.T) {
 			}
 			if e.Kind != wgsl.KindInvalid {
 				t.Errorf("Parse(%q).Kind = %v, want %v", tc.src, e.Kind, wgsl.KindInvalid)
+			}
+		})
+	}
+}
+
+// TestUnsupportedResourceTypes: binding arrays and ray queries'
+// acceleration structures, which naga knows and no WebGPU device binds,
+// are KindUnsupported errors naming them, wherever they are declared.
+func TestUnsupportedResourceTypes(t *testing.T) {
+	tests := []struct {
+		name, src string
+		want      string
+		line, col int
+	}{
+		{"texture-array", "@group(0) @binding(0) var t: binding_array<texture_2d<f32>, 4>;", "var t: binding_array: binding arrays are not in WebGPU", 1, 30},
+		{"buffer-array", "struct B { v: u32 }\n@group(0) @binding(1) var<storage, read_write> b: binding_array<B>;", "binding 1 (b): binding_array: binding arrays are not in WebGPU", 2, 51},
+		{"acceleration-structure", "enable wgpu_ray_query;\n@group(0) @binding(0) var acc: acceleration_structure;", "var acc: acceleration_structure: ray queries are not in WebGPU", 2, 32},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := wgsl.Parse(tc.src, wgsl.Limits{})
+			var e *wgsl.Error
+			if !errors.As(err, &e) || e.Kind != wgsl.KindUnsupported || !strings.Contains(e.Msg, tc.want) || e.Line != tc.line || e.Column != tc.col {
+				t.Errorf("Parse(%q) = %v (%#v), want an unsupported error at %d:%d containing %q", tc.src, err, e, tc.line, tc.col, tc.want)
 			}
 		})
 	}

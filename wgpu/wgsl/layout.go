@@ -206,6 +206,9 @@ func (a *analysis) resolveNamed(name string, pos int, args []Expr, depth int) (*
 	if isHandleName(name) {
 		return a.resolveHandle(name, pos, args, depth)
 	}
+	if why, ok := unsupportedTypes[name]; ok {
+		return nil, a.unsupportedf(pos, "%s: %s", name, why)
+	}
 	if name == "ptr" {
 		return &rtype{kind: tOther, name: name, noShare: name + " is not host-shareable"}, nil
 	}

@@ -364,7 +364,7 @@ func (a *analysis) binding(d *VarDecl) (Binding, bool, error) {
 	t, err := a.resolveType(d.Type, 0)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
-			return Binding{}, false, &Error{Line: e.Line, Column: e.Column, Msg: fmt.Sprintf("binding %d (%s): %s", index, d.Name, e.Msg)}
+			return Binding{}, false, &Error{Line: e.Line, Column: e.Column, Msg: fmt.Sprintf("binding %d (%s): %s", index, d.Name, e.Msg), Kind: e.Kind}
 		}
 		return fail(-1, "%v", err)
 	}
