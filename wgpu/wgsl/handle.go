@@ -125,7 +125,9 @@ func (a *analysis) sampledType(name string, pos int, args []Expr, depth int) (Sa
 		return 0, "", a.errf(pos, "%s takes one template argument, the sampled type (f32, i32 or u32)", name)
 	}
 	if id, ok := args[0].(*Ident); ok && id.Template == nil {
-		if _, ok := a.decls[id.Name]; !ok && !predeclared(id.Name) {
+		_, scalar := scalarTypes[id.Name]
+		_, declared := a.decls[id.Name]
+		if _, ok := sampleTypes[id.Name]; !ok && (scalar || !declared && !predeclared(id.Name)) {
 			return 0, "", a.errf(id.At, "%s<%s>: the sampled type must be f32, i32 or u32", name, id.Name)
 		}
 	}

@@ -126,6 +126,8 @@ func TestHandleErrors(t *testing.T) {
 		{"sampled-no-args", "@group(0) @binding(0) var t: texture_2d;", "texture_2d takes one template argument, the sampled type (f32, i32 or u32)", 1, 30},
 		{"sampled-two-args", "@group(0) @binding(0) var t: texture_2d<f32, f32>;", "texture_2d takes one template argument", 1, 30},
 		{"sampled-f16", "enable f16;\n@group(0) @binding(0) var t: texture_3d<f16>;", "texture_3d<f16>: the sampled type must be f32, i32 or u32", 2, 41},
+		{"sampled-f16-no-enable", "@group(0) @binding(0) var t: texture_2d<f16>;", "texture_2d<f16>: the sampled type must be f32, i32 or u32", 1, 41},
+		{"sampled-bool-alias", "alias B = bool;\n@group(0) @binding(0) var t: texture_2d<B>;", "texture_2d<bool>: the sampled type must be f32, i32 or u32", 2, 41},
 		{"sampled-vector", "@group(0) @binding(0) var t: texture_2d<vec4<f32>>;", "texture_2d<vec4<f32>>: the sampled type must be f32, i32 or u32", 1, 41},
 		{"sampled-format", "@group(0) @binding(0) var t: texture_2d<rgba8unorm>;", "texture_2d<rgba8unorm>: the sampled type must be f32, i32 or u32", 1, 41},
 		{"multisampled-no-args", "@group(0) @binding(0) var t: texture_multisampled_2d;", "texture_multisampled_2d takes one template argument", 1, 30},
