@@ -41,9 +41,10 @@ type EntryPointInfo struct {
 	// compiler (read, write, ...); a compile uses it, a user never needs
 	// it.
 	LoweredName string
-	// Bindings are the buffer bindings the entry point statically uses
-	// (in its body or a function it calls), in (group, binding) order:
-	// the order in which [Device.Launch] takes its buffers.
+	// Bindings are the bindings (buffers, textures, samplers) the entry
+	// point statically uses (in its body or a function it calls), in
+	// (group, binding) order: the order in which [Device.Launch] takes
+	// its resources.
 	Bindings []Binding
 }
 
@@ -68,6 +69,9 @@ func DefaultLimits() Limits {
 		MaxBindGroups:                     4,
 		MaxStorageBuffersPerShaderStage:   8,
 		MaxUniformBuffersPerShaderStage:   12,
+		MaxSampledTexturesPerShaderStage:  16,
+		MaxSamplersPerShaderStage:         16,
+		MaxStorageTexturesPerShaderStage:  4,
 		MaxBindingsPerBindGroup:           1000,
 		MaxComputeWorkgroupStorageSize:    16 << 10,
 		MaxComputeInvocationsPerWorkgroup: 256,
@@ -99,6 +103,9 @@ func (l Limits) withDefaults() Limits {
 	fill(&l.MaxBindGroups, d.MaxBindGroups)
 	fill(&l.MaxStorageBuffersPerShaderStage, d.MaxStorageBuffersPerShaderStage)
 	fill(&l.MaxUniformBuffersPerShaderStage, d.MaxUniformBuffersPerShaderStage)
+	fill(&l.MaxSampledTexturesPerShaderStage, d.MaxSampledTexturesPerShaderStage)
+	fill(&l.MaxSamplersPerShaderStage, d.MaxSamplersPerShaderStage)
+	fill(&l.MaxStorageTexturesPerShaderStage, d.MaxStorageTexturesPerShaderStage)
 	fill(&l.MaxBindingsPerBindGroup, d.MaxBindingsPerBindGroup)
 	fill(&l.MaxComputeWorkgroupStorageSize, d.MaxComputeWorkgroupStorageSize)
 	fill(&l.MaxComputeInvocationsPerWorkgroup, d.MaxComputeInvocationsPerWorkgroup)
@@ -148,12 +155,16 @@ func init() { loweringTimeout.Store(int64(LoweringTimeout)) }
 //     [Device.Launch], which has no context of its own.
 //  4. Each entry point's bindings are checked against the limits: groups
 //     below maxBindGroups, bindings below maxBindingsPerBindGroup, the
-//     storage and uniform buffers per stage, the workgroup size.
+//     storage and uniform buffers, sampled textures, samplers and storage
+//     textures per stage, the workgroup size.
 //
 // Errors are [*Error]s of type [ErrorTypeValidation] (a WebGPU or WGSL rule
 // broken, with the line and column of source where there is one) or
-// [ErrorTypeLimit], or ctx.Err(). Textures, samplers and storage textures
-// are refused: only buffer bindings are supported. It is safe for
+// [ErrorTypeLimit], [ErrorTypeUnsupported] for what the driver's compiler
+// has no way to run (extensions it predates, subgroup operations, and on
+// the desktop read and read_write storage textures), or ctx.Err().
+// Textures, storage textures and samplers are bindings as buffers are,
+// with what each declares ([Binding].Texture and Sampler). It is safe for
 // concurrent use; a source lowered before costs a map lookup.
 func CheckModule(ctx context.Context, source string, constants map[string]float64, lim Limits) (*ModuleInfo, error) {
 	return checkModule(ctx, "Check", source, constants, lim.withDefaults())
@@ -207,21 +218,27 @@ func frontEndLimits(lim Limits) wgsl.Limits {
 func frontEndError(op string, err error) error {
 	typ := ErrorTypeValidation
 	var we *wgsl.Error
-	if errors.As(err, &we) && we.Kind == wgsl.KindLimit {
-		typ = ErrorTypeLimit
+	if errors.As(err, &we) {
+		switch we.Kind {
+		case wgsl.KindLimit:
+			typ = ErrorTypeLimit
+		case wgsl.KindUnsupported:
+			typ = ErrorTypeUnsupported
+		}
 	}
 	return &Error{Op: op, Type: typ, Message: err.Error()}
 }
 
 // bindingOf converts a binding of the front-end.
 func bindingOf(b wgsl.Binding) Binding {
-	return Binding{Group: b.Group, Index: b.Index, Name: b.Name, Type: b.Kind, WGSL: b.Type, MinSize: b.MinSize}
+	return Binding{Group: b.Group, Index: b.Index, Name: b.Name, Type: b.Kind, WGSL: b.Type, MinSize: b.MinSize, Texture: b.Texture, Sampler: b.Sampler}
 }
 
 // checkEntryLimits checks a compute entry point against the device limits
-// that bound one pipeline.
+// that bound one pipeline. A zero per-stage texture or sampler limit is
+// WebGPU's default.
 func checkEntryLimits(ep EntryPointInfo, lim Limits) error {
-	var storage, uniform uint32
+	var storage, uniform, sampled, samplers, storageTex uint32
 	for _, b := range ep.Bindings {
 		if b.Group >= lim.MaxBindGroups {
 			return fmt.Errorf("entry point %s: binding %s is in @group(%d), past maxBindGroups %d", ep.Name, b.Name, b.Group, lim.MaxBindGroups)
@@ -229,17 +246,40 @@ func checkEntryLimits(ep EntryPointInfo, lim Limits) error {
 		if b.Index >= lim.MaxBindingsPerBindGroup {
 			return fmt.Errorf("entry point %s: binding %s is @binding(%d), past maxBindingsPerBindGroup %d", ep.Name, b.Name, b.Index, lim.MaxBindingsPerBindGroup)
 		}
-		if b.Type == BindingUniform {
+		switch b.Type {
+		case BindingUniform:
 			uniform++
-		} else {
+		case BindingStorageRead, BindingStorageReadWrite:
 			storage++
+		case BindingTexture:
+			sampled++
+		case BindingSampler:
+			samplers++
+		case BindingStorageTexture:
+			storageTex++
 		}
 	}
-	if storage > lim.MaxStorageBuffersPerShaderStage {
-		return fmt.Errorf("entry point %s uses %d storage buffers, more than maxStorageBuffersPerShaderStage %d", ep.Name, storage, lim.MaxStorageBuffersPerShaderStage)
+	d := DefaultLimits()
+	orDefault := func(v, dv uint32) uint32 {
+		if v == 0 {
+			return dv
+		}
+		return v
 	}
-	if uniform > lim.MaxUniformBuffersPerShaderStage {
-		return fmt.Errorf("entry point %s uses %d uniform buffers, more than maxUniformBuffersPerShaderStage %d", ep.Name, uniform, lim.MaxUniformBuffersPerShaderStage)
+	for _, c := range []struct {
+		n, max uint32
+		what   string
+		limit  string
+	}{
+		{storage, lim.MaxStorageBuffersPerShaderStage, "storage buffers", "maxStorageBuffersPerShaderStage"},
+		{uniform, lim.MaxUniformBuffersPerShaderStage, "uniform buffers", "maxUniformBuffersPerShaderStage"},
+		{sampled, orDefault(lim.MaxSampledTexturesPerShaderStage, d.MaxSampledTexturesPerShaderStage), "sampled textures", "maxSampledTexturesPerShaderStage"},
+		{samplers, orDefault(lim.MaxSamplersPerShaderStage, d.MaxSamplersPerShaderStage), "samplers", "maxSamplersPerShaderStage"},
+		{storageTex, orDefault(lim.MaxStorageTexturesPerShaderStage, d.MaxStorageTexturesPerShaderStage), "storage textures", "maxStorageTexturesPerShaderStage"},
+	} {
+		if c.n > c.max {
+			return fmt.Errorf("entry point %s uses %d %s, more than %s %d", ep.Name, c.n, c.what, c.limit, c.max)
+		}
 	}
 	wg := ep.WorkgroupSize
 	for i, max := range [3]uint32{lim.MaxComputeWorkgroupSizeX, lim.MaxComputeWorkgroupSizeY, lim.MaxComputeWorkgroupSizeZ} {

@@ -19,7 +19,10 @@ type AdapterInfo struct {
 }
 
 // Limits are the device limits this package checks or reports. Field names
-// follow WebGPU's. It is a plain value.
+// follow WebGPU's. It is a plain value. The checks read a zero
+// MaxSampledTexturesPerShaderStage, MaxSamplersPerShaderStage or
+// MaxStorageTexturesPerShaderStage as WebGPU's default (see
+// [DefaultLimits]).
 type Limits struct {
 	MaxBufferSize                     uint64
 	MaxStorageBufferBindingSize       uint64
@@ -27,6 +30,9 @@ type Limits struct {
 	MaxBindGroups                     uint32
 	MaxStorageBuffersPerShaderStage   uint32
 	MaxUniformBuffersPerShaderStage   uint32
+	MaxSampledTexturesPerShaderStage  uint32
+	MaxSamplersPerShaderStage         uint32
+	MaxStorageTexturesPerShaderStage  uint32
 	MaxBindingsPerBindGroup           uint32
 	MaxComputeWorkgroupStorageSize    uint32
 	MaxComputeInvocationsPerWorkgroup uint32

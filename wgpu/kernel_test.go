@@ -63,12 +63,12 @@ fn main() { x[0] = 1u; }`, "main"),
 			want: []string{"@group(9)", "maxBindGroups"},
 		},
 		{
-			name: "texture-binding",
+			name: "external-texture-binding",
 			k: gpu.NewKernel("tex", `
-@group(0) @binding(0) var t: texture_2d<f32>;
+@group(0) @binding(0) var t: texture_external;
 @compute @workgroup_size(1) fn main() { }`, "main"),
 			typ:  wgpu.ErrorTypeValidation,
-			want: []string{"buffer bindings"},
+			want: []string{"texture_external is not available to compute shaders here"},
 		},
 	}
 	for _, tc := range tests {

@@ -7,7 +7,7 @@ import (
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
-// BindingType is how a kernel declares a buffer binding: the front-end's
+// BindingType is how a kernel declares a binding: the front-end's
 // [wgsl.BindingKind] itself, so that a binding has one kind type from the
 // WGSL to the launch.
 type BindingType = wgsl.BindingKind
@@ -19,17 +19,48 @@ const (
 	BindingStorageReadWrite = wgsl.StorageReadWrite
 	// BindingUniform: var<uniform>.
 	BindingUniform = wgsl.Uniform
+	// BindingTexture: a sampled texture, texture_2d<f32>,
+	// texture_depth_2d, ...
+	BindingTexture = wgsl.Texture
+	// BindingStorageTexture: texture_storage_2d<rgba8unorm, write>, ...
+	BindingStorageTexture = wgsl.StorageTexture
+	// BindingSampler: sampler or sampler_comparison.
+	BindingSampler = wgsl.Sampler
 )
 
-// Binding is one buffer binding of a kernel's entry point:
-// @group(Group) @binding(Index).
+// The vocabulary of texture and sampler bindings is the front-end's, as
+// BindingType is: one type from the WGSL to the launch.
+type (
+	// TextureBinding is what a texture or storage texture binding
+	// declares: [wgsl.TextureBinding].
+	TextureBinding = wgsl.TextureBinding
+	// TexelFormat is a texture format: [wgsl.TexelFormat].
+	TexelFormat = wgsl.TexelFormat
+	// ViewDimension is a texture view's dimension: [wgsl.ViewDimension].
+	ViewDimension = wgsl.ViewDimension
+	// SampleType is what a sampled texture binding reads:
+	// [wgsl.SampleType].
+	SampleType = wgsl.SampleType
+	// StorageAccess is a storage texture's access: [wgsl.StorageAccess].
+	StorageAccess = wgsl.StorageAccess
+	// SamplerKind is a sampler binding's type: [wgsl.SamplerKind].
+	SamplerKind = wgsl.SamplerKind
+)
+
+// Binding is one binding of a kernel's entry point: @group(Group)
+// @binding(Index), a buffer, a texture, a storage texture or a sampler.
 type Binding struct {
 	Group   uint32
 	Index   uint32
 	Name    string
 	Type    BindingType
-	WGSL    string // the binding's type as the front-end resolved it, e.g. "array<u32, 256>"
-	MinSize uint64 // bytes the bound buffer needs at least
+	WGSL    string // the binding's type as the front-end resolved it, e.g. "array<u32, 256>", "texture_2d<f32>"
+	MinSize uint64 // bytes the bound buffer needs at least; 0 for a texture or sampler
+	// Texture is what a BindingTexture or BindingStorageTexture declares:
+	// the view dimension and sample type, or the format and access.
+	Texture TextureBinding
+	// Sampler is a BindingSampler's type (filtering or comparison).
+	Sampler SamplerKind
 }
 
 // String names the binding as errors do: "binding out (@group(0) @binding(2))".

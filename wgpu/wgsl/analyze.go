@@ -19,6 +19,13 @@ func (a *analysis) errf(off int, format string, args ...any) *Error {
 	return errorAt(a.src, off, format, args...)
 }
 
+// unsupportedf is errf for what no WebGPU device binds (KindUnsupported).
+func (a *analysis) unsupportedf(off int, format string, args ...any) *Error {
+	e := errorAt(a.src, off, format, args...)
+	e.Kind = KindUnsupported
+	return e
+}
+
 // limitf is errf for a source past one of the [Limits] (KindLimit).
 func (a *analysis) limitf(off int, format string, args ...any) *Error {
 	e := errorAt(a.src, off, format, args...)

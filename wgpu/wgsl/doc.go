@@ -18,19 +18,20 @@
 //     their names (analyze.go), the names function bodies use with WGSL's
 //     lexical scopes (resolve.go), the dependencies between declarations
 //     (deps.go), integer const-evaluation (consteval.go), type layout by
-//     the specification's Memory Layout rules (layout.go), the memory
-//     limits (memory.go), the buffer bindings each entry point uses
+//     the specification's Memory Layout rules (layout.go), the texture
+//     and sampler types (handle.go, in the vocabulary of texture.go), the
+//     memory limits (memory.go), the bindings each entry point uses
 //     (interface.go) and the overrides (override.go).
 //
 // [Parse] is the three in a row, lexing and parsing the source once. The
-// result is a [Module]: the buffer bindings with their minimum buffer
-// sizes; the entry points with their workgroup sizes and the bindings each
+// result is a [Module]: the bindings, buffers with their minimum buffer
+// sizes, textures and samplers with what they declare; the entry points with their workgroup sizes and the bindings each
 // statically uses; the overrides; and the tree itself, for a caller that
 // rewrites it (the lowering of package wgpu does).
 //
 // Function bodies are parsed and resolved, not type-checked. The shader
 // compiler (naga, inside wgpu-native) still validates the module; this
-// package exists so that a caller can check buffers against bindings
+// package exists so that a caller can check resources against bindings
 // before the driver runs, and so that sources the driver would die on
 // never reach it. Parse therefore checks hard [Limits] before anything
 // else: the source size, that the source is not empty, the nesting depth

@@ -10,17 +10,24 @@ type ErrorKind uint8
 
 const (
 	// KindInvalid: the source breaks a rule of WGSL, or declares what this
-	// package does not support (a texture or sampler binding).
+	// package does not support (a texture_external binding).
 	KindInvalid ErrorKind = iota
 	// KindLimit: the source exceeds one of the [Limits], which keep it
 	// well below what crashes the driver's compiler or exhausts memory.
 	KindLimit
+	// KindUnsupported: the source declares what a compiler accepts but no
+	// WebGPU device binds (binding arrays, ray queries' acceleration
+	// structures).
+	KindUnsupported
 )
 
-// String returns "invalid" or "limit".
+// String returns "invalid", "limit" or "unsupported".
 func (k ErrorKind) String() string {
-	if k == KindLimit {
+	switch k {
+	case KindLimit:
 		return "limit"
+	case KindUnsupported:
+		return "unsupported"
 	}
 	return "invalid"
 }

@@ -17,12 +17,16 @@ var fuzzSeeds = []string{
 	"var<private> p: array<bool, 4>; var<workgroup> w: atomic<u32>; const_assert 1 < 2;",
 	"@group(0) @binding(0) var<storage> a: u32; @group(0) @binding(0) var<uniform> b: vec4u; fn h() -> u32 { let a = 1u; return a; } @compute @workgroup_size(1) fn x() { for (var b = 0u; b < a; b++) { _ = h(); } } @fragment fn y() -> @location(0) vec4u { return b; }",
 	"@id(7) /* c */ override k: u32 = 3u; override f = 1.5; @id(0x10) override b: bool; alias U = u32; override u: U;",
+	"@group(0) @binding(0) var img: texture_2d<f32>; @group(0) @binding(1) var smp: sampler; @group(0) @binding(2) var out: texture_storage_2d<rgba8unorm, write>;\n@compute @workgroup_size(8, 8) fn main(@builtin(global_invocation_id) id: vec3<u32>) { let d = textureDimensions(img); textureStore(out, id.xy, textureSampleLevel(img, smp, vec2<f32>(id.xy) / vec2<f32>(d), 0.0)); }",
+	"alias T = texture_depth_2d_array; @group(1) @binding(0) var d: T; @group(1) @binding(1) var c: sampler_comparison; @group(1) @binding(2) var m: texture_multisampled_2d<u32>; @group(2) @binding(0) var r: texture_storage_3d<r32sint, read_write>; @group(2) @binding(1) var q: texture_storage_1d<rgba16float, read>; @group(2) @binding(2) var k: texture_cube_array<i32>;",
 }
 
 // FuzzParse checks that Parse never panics, that every error is a
 // *wgsl.Error with a position, and that an accepted module's bindings are
-// sorted and of positive size, each entry point's bindings sorted, unique
-// and declared, and each override's spans inside the source.
+// sorted, of positive size when they are buffers and declaring a view, a
+// sample type, a storage format and access, or a sampler kind when they
+// are not, each entry point's bindings sorted, unique and declared, and
+// each override's spans inside the source.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
@@ -43,11 +47,26 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Parse(%q) accepted an empty source", src)
 		}
 		for i, b := range m.Bindings {
-			if b.MinSize == 0 {
-				t.Fatalf("binding %+v: MinSize 0", b)
+			if b.Kind.IsBuffer() != (b.MinSize > 0) {
+				t.Fatalf("binding %+v: MinSize %d", b, b.MinSize)
 			}
-			if b.Kind < wgsl.StorageRead || b.Kind > wgsl.Uniform || b.Name == "" || b.Type == "" {
+			if b.Kind < wgsl.StorageRead || b.Kind > wgsl.Sampler || b.Name == "" || b.Type == "" {
 				t.Fatalf("binding %+v: malformed", b)
+			}
+			tex := b.Texture
+			var ok bool
+			switch b.Kind {
+			case wgsl.Texture:
+				ok = tex.View != wgsl.ViewNone && tex.Sample != wgsl.SampleNone && tex.Format == wgsl.FormatNone && tex.Access == wgsl.AccessNone && b.Sampler == wgsl.SamplerNone
+			case wgsl.StorageTexture:
+				ok = tex.View != wgsl.ViewNone && tex.Format.StorageFormat() && tex.Access != wgsl.AccessNone && tex.Sample == wgsl.SampleNone && !tex.Multisampled && b.Sampler == wgsl.SamplerNone
+			case wgsl.Sampler:
+				ok = tex == wgsl.TextureBinding{} && b.Sampler != wgsl.SamplerNone
+			default:
+				ok = tex == wgsl.TextureBinding{} && b.Sampler == wgsl.SamplerNone
+			}
+			if !ok {
+				t.Fatalf("binding %+v: its texture or sampler fields do not fit its kind", b)
 			}
 			if i > 0 {
 				a := m.Bindings[i-1]

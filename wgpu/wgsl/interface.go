@@ -2,7 +2,7 @@ package wgsl
 
 import "sort"
 
-// maxInterfaceWork bounds the work of finding every entry point's buffer
+// maxInterfaceWork bounds the work of finding every entry point's
 // bindings: the functions, calls and variables visited, summed over the
 // entry points. Each entry point walks its own call graph, so the work is
 // the number of entry points times the size of what they call, which a
@@ -10,7 +10,7 @@ import "sort"
 // magnitude below the bound, which keeps Parse linear in its input.
 const maxInterfaceWork = 1 << 21
 
-// usedBinding is a buffer binding with the declaration it comes from.
+// usedBinding is a binding with the declaration it comes from.
 type usedBinding struct {
 	b Binding
 	d *VarDecl
@@ -27,8 +27,8 @@ func (a usedBinding) less(b usedBinding) bool {
 	return a.d.NamePos < b.d.NamePos
 }
 
-// interfaces fills in the Bindings of every entry point of m: the buffer
-// bindings its function statically uses, in its body or in the body of a
+// interfaces fills in the Bindings of every entry point of m: the bindings
+// (buffers, textures, samplers) its function statically uses, in its body or in the body of a
 // function it calls, transitively. eps are the functions of m.EntryPoints,
 // in the same order; bindings maps each binding's variable to its Binding.
 // It refuses an entry point that uses two variables sharing a @group and
@@ -73,7 +73,14 @@ func (a *analysis) interfaces(m *Module, eps []*FuncDecl, bindings map[*VarDecl]
 			}
 		}
 		if lim := a.lim.MaxBindings; lim > 0 && len(used) > lim {
-			return a.limitf(used[lim].d.NamePos, "entry point %s uses %d buffer bindings, more than the limit of %d (maxBindingsPerBindGroup)", ep.Name, len(used), lim)
+			what := "buffer bindings"
+			for _, u := range used {
+				if !u.b.Kind.IsBuffer() {
+					what = "bindings (buffers, textures and samplers)"
+					break
+				}
+			}
+			return a.limitf(used[lim].d.NamePos, "entry point %s uses %d %s, more than the limit of %d (maxBindingsPerBindGroup)", ep.Name, len(used), what, lim)
 		}
 		var list []Binding
 		for _, u := range used {

@@ -21,7 +21,7 @@ const (
 	tAtomic
 	tArray
 	tStruct
-	tOther // bool-free handle and pointer types: not host-shareable
+	tOther // handle (texture, sampler) and pointer types: not host-shareable
 )
 
 // rtype is a resolved type with its memory layout.
@@ -36,8 +36,9 @@ type rtype struct {
 	elem    *rtype      // array, atomic: the element type
 	sd      *StructDecl // struct: its declaration
 	members []rmember
-	noShare string // why the type is not host-shareable, or ""
-	atomic  bool   // contains an atomic type
+	noShare string      // why the type is not host-shareable, or ""
+	atomic  bool        // contains an atomic type
+	handle  *handleInfo // a texture or sampler type: what its binding declares
 }
 
 // rmember is one laid-out struct member.
@@ -202,7 +203,13 @@ func (a *analysis) resolveNamed(name string, pos int, args []Expr, depth int) (*
 	case "array":
 		return a.resolveArray(pos, args, depth)
 	}
-	if strings.HasPrefix(name, "texture_") || name == "sampler" || name == "sampler_comparison" || name == "ptr" {
+	if isHandleName(name) {
+		return a.resolveHandle(name, pos, args, depth)
+	}
+	if why, ok := unsupportedTypes[name]; ok {
+		return nil, a.unsupportedf(pos, "%s: %s", name, why)
+	}
+	if name == "ptr" {
 		return &rtype{kind: tOther, name: name, noShare: name + " is not host-shareable"}, nil
 	}
 	d, ok := a.decls[name]

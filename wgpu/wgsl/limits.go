@@ -24,9 +24,10 @@ type Limits struct {
 	// fn f0 calls f1 calls f2 ..., struct S0 holds S1 holds S2 ...).
 	// Default [DefaultMaxDeclarationDepth].
 	MaxDeclarationDepth int
-	// MaxBindings is the most buffer bindings one entry point may use
-	// (see [EntryPoint.Bindings]), the device's maxBindingsPerBindGroup;
-	// the module may declare more. 0 means no limit here.
+	// MaxBindings is the most bindings (buffers, textures and samplers)
+	// one entry point may use (see [EntryPoint.Bindings]), the device's
+	// maxBindingsPerBindGroup; the module may declare more. 0 means no
+	// limit here.
 	MaxBindings int
 	// MaxWorkgroupBytes bounds the module's var<workgroup> declarations,
 	// summed: the device's maxComputeWorkgroupStorageSize (which

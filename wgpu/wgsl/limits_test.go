@@ -149,7 +149,7 @@ func TestLimitErrorsAreKindLimit(t *testing.T) {
 		{"workgroup-memory", "var<workgroup> w: array<f32, 100000>;", wgsl.KindLimit},
 		{"size", strings.Repeat(" ", 2<<20) + "const x = 1;", wgsl.KindLimit},
 		{"invalid", "const x = ;", wgsl.KindInvalid},
-		{"texture", "@group(0) @binding(0) var t: texture_2d<f32>;", wgsl.KindInvalid},
+		{"texture-external", "@group(0) @binding(0) var t: texture_external;", wgsl.KindInvalid},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

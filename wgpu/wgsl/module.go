@@ -42,8 +42,9 @@ func (k BindingKind) String() string {
 	return fmt.Sprintf("BindingKind(%d)", uint8(k))
 }
 
-// Binding is one buffer binding: a module-scope var<storage> or var<uniform>
-// with @group and @binding.
+// Binding is one binding: a module-scope var with @group and @binding that
+// is a buffer (var<storage> or var<uniform>), or a texture, storage texture
+// or sampler (a var of a handle type, with no address space).
 type Binding struct {
 	// Group and Index are the values of @group and @binding.
 	Group, Index uint32
@@ -52,7 +53,9 @@ type Binding struct {
 	// Kind is the address space and access mode.
 	Kind BindingKind
 	// Type is the variable's type with aliases resolved, printed
-	// canonically: "array<u32, 256>", "vec3<f32>", "S".
+	// canonically: "array<u32, 256>", "vec3<f32>", "S",
+	// "texture_2d<f32>", "texture_storage_2d<rgba8unorm, write>",
+	// "sampler".
 	Type string
 	// MinSize is the smallest buffer, in bytes, that may be bound: the
 	// size of Type; for a runtime-sized array, or a struct ending in one,
@@ -77,7 +80,7 @@ type EntryPoint struct {
 	// omitted dimensions 1. A dimension that is not a const-expression
 	// (it uses an override) is 0; for other stages all three are 0.
 	WorkgroupSize [3]uint32
-	// Bindings are the buffer bindings the entry point statically uses
+	// Bindings are the bindings the entry point statically uses
 	// (WGSL's resource interface of the entry point): the variables named
 	// in its function or, transitively, in any function it calls, sorted
 	// by (Group, Index); no two share both, and there are at most
@@ -90,7 +93,7 @@ type EntryPoint struct {
 // it: the caller owns it, and its File, which it may rewrite (a rewrite does
 // not update the other fields). Reading a Module concurrently is safe.
 type Module struct {
-	// Bindings are every buffer binding the module declares, used or not,
+	// Bindings are every binding the module declares, used or not,
 	// sorted by (Group, Index), and in source order within one (Group,
 	// Index): two variables may share a slot when no entry point uses
 	// both, so the same Group and Index may appear more than once. Use
@@ -172,12 +175,16 @@ func Parse(source string, lim Limits) (*Module, error) {
 // (MaxPrivateBytes, MaxWorkgroupBytes), resolves and lays out the type of
 // every buffer binding, and checks the bindings: each @group and @binding a
 // const-expression, host-shareable types, runtime-sized arrays only last,
-// and the uniform address space's layout constraints. A module-scope
-// texture or sampler with @binding is an error: only buffer bindings are
-// supported. Per entry point, it checks that no two of the bindings the
-// entry point uses share a @group and @binding, and that it uses no more
-// than MaxBindings; bindings that no one entry point uses together may
-// share a slot. Overrides must have scalar types and distinct @id values
+// and the uniform address space's layout constraints. A texture or sampler
+// binding (a var of a handle type, with no address space) is reported with
+// what it declares (see [TextureBinding], [SamplerKind]): a sampled type of
+// f32, i32 or u32, a storage texture's texel format one WGSL allows for
+// storage and its access write, read or read_write; texture_external, a
+// handle type in an address space and a handle without @group and
+// @binding are errors. Per entry point, it checks that no two of the
+// bindings the entry point uses (of any kind) share a @group and @binding,
+// and that it uses no more than MaxBindings; bindings that no one entry
+// point uses together may share a slot. Overrides must have scalar types and distinct @id values
 // below 65536.
 //
 // The source-level limits (size, nesting, expression and token counts)
@@ -289,7 +296,9 @@ func (a *analysis) attrIndex(at *Attribute) (uint32, error) {
 	return uint32(v.v), nil
 }
 
-// binding turns a module-scope var into a Binding when it is one.
+// binding turns a module-scope var into a Binding when it is one: a
+// buffer (var<storage>, var<uniform>) or a handle (a texture or sampler,
+// declared with no address space).
 func (a *analysis) binding(d *VarDecl) (Binding, bool, error) {
 	g, hasG := findAttribute(d.Attrs, "group")
 	bi, hasB := findAttribute(d.Attrs, "binding")
@@ -311,25 +320,23 @@ func (a *analysis) binding(d *VarDecl) (Binding, bool, error) {
 		}
 		kind = Uniform
 	case "":
-		if hasG || hasB {
-			what := "no address space"
-			if d.Type != nil {
-				what = "type " + firstText(d.Type)
-			}
-			return Binding{}, false, a.errf(d.NamePos, "var %s: only buffer bindings are supported (var<storage> or var<uniform>), not %s", d.Name, what)
-		}
+		return a.handleBinding(d, g, bi)
 	case "private", "workgroup":
 		if hasG || hasB {
 			return Binding{}, false, a.errf(d.NamePos, "var<%s> %s cannot have @group or @binding", space, d.Name)
 		}
+		if d.Type != nil {
+			h, err := a.handleType(d.Type)
+			if err != nil {
+				return Binding{}, false, err
+			}
+			if h != nil {
+				return Binding{}, false, a.errf(d.NamePos, "var<%s> %s: %s is a handle type, which takes no address space (var %s: %s, with @group and @binding)", space, d.Name, h.name, d.Name, h.name)
+			}
+		}
 		return Binding{}, false, nil
 	default:
 		return Binding{}, false, a.errf(d.NamePos, "var %s: unknown address space %q", d.Name, space)
-	}
-	if kind == 0 {
-		// A handle (texture or sampler) without @group/@binding is
-		// invalid WGSL; naga reports it.
-		return Binding{}, false, nil
 	}
 	if !hasG || !hasB {
 		return Binding{}, false, a.errf(d.NamePos, "var<%s> %s needs both @group and @binding", space, d.Name)
@@ -357,9 +364,12 @@ func (a *analysis) binding(d *VarDecl) (Binding, bool, error) {
 	t, err := a.resolveType(d.Type, 0)
 	if err != nil {
 		if e, ok := err.(*Error); ok {
-			return Binding{}, false, &Error{Line: e.Line, Column: e.Column, Msg: fmt.Sprintf("binding %d (%s): %s", index, d.Name, e.Msg)}
+			return Binding{}, false, &Error{Line: e.Line, Column: e.Column, Msg: fmt.Sprintf("binding %d (%s): %s", index, d.Name, e.Msg), Kind: e.Kind}
 		}
 		return fail(-1, "%v", err)
+	}
+	if t.handle != nil {
+		return fail(-1, "%s is a handle type, which takes no address space: declare it var %s: %s", t.name, d.Name, t.name)
 	}
 	if t.noShare != "" {
 		return fail(-1, "%s (buffer bindings need host-shareable types)", t.noShare)
@@ -376,6 +386,50 @@ func (a *analysis) binding(d *VarDecl) (Binding, bool, error) {
 		return fail(-1, "type %s has no size", t.name)
 	}
 	return Binding{Group: group, Index: index, Name: d.Name, Kind: kind, Type: t.name, MinSize: t.size}, true, nil
+}
+
+// handleBinding turns a module-scope var with no address space, g and bi
+// its @group and @binding attributes (nil when absent), into a Binding:
+// only a texture or sampler takes no address space.
+func (a *analysis) handleBinding(d *VarDecl, g, bi *Attribute) (Binding, bool, error) {
+	var t *rtype
+	if d.Type != nil {
+		var err error
+		if t, err = a.resolveType(d.Type, 0); err != nil {
+			if e, ok := err.(*Error); ok {
+				return Binding{}, false, &Error{Line: e.Line, Column: e.Column, Msg: "var " + d.Name + ": " + e.Msg, Kind: e.Kind}
+			}
+			return Binding{}, false, err
+		}
+	}
+	if t == nil || t.handle == nil {
+		if g != nil || bi != nil {
+			what := "no address space"
+			if t != nil {
+				what = "type " + t.name + " and no address space"
+			}
+			return Binding{}, false, a.errf(d.NamePos, "var %s: a binding is a buffer (var<storage> or var<uniform>), a texture or a sampler, not %s", d.Name, what)
+		}
+		// A module-scope var with neither an address space nor a handle
+		// type is invalid WGSL; naga reports it.
+		return Binding{}, false, nil
+	}
+	if g == nil || bi == nil {
+		return Binding{}, false, a.errf(d.NamePos, "var %s: %s needs both @group and @binding", d.Name, t.name)
+	}
+	if d.Init != nil {
+		return Binding{}, false, a.errf(d.NamePos, "var %s: %s cannot have an initializer", d.Name, t.name)
+	}
+	group, err := a.attrIndex(g)
+	if err != nil {
+		return Binding{}, false, err
+	}
+	index, err := a.attrIndex(bi)
+	if err != nil {
+		return Binding{}, false, err
+	}
+	h := t.handle
+	return Binding{Group: group, Index: index, Name: d.Name, Kind: h.kind, Type: t.name, Texture: h.texture, Sampler: h.sampler}, true, nil
 }
 
 // entryPoint reads the stage and workgroup size of function d.

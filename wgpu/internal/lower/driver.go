@@ -158,6 +158,38 @@ func driverSupports(user *wgsl.File, source string, f *wgsl.File, who string) er
 	return err
 }
 
+// ReadableStorageTextures refuses, for the desktop's driver, a storage
+// texture that an entry point of m reads (access read or read_write): an
+// *UnsupportedError at the variable in source. The driver's shader
+// compiler (naga 0.13) reads and validates such a texture, but wgpu-native
+// 0.17 binds a storage texture other than write-only only on a device that
+// requests its native feature TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES
+// (its pipeline otherwise fails: "Storage texture usage GlobalUse(READ)
+// doesn't have a matching supported StorageTextureAccess"), and the device
+// requests none. A browser's device binds them; [Supports] does not refuse
+// them.
+func ReadableStorageTextures(m *wgsl.Module, source string) error {
+	for _, ep := range m.EntryPoints {
+		for _, b := range ep.Bindings {
+			if b.Kind != wgsl.StorageTexture || b.Texture.Access == wgsl.AccessWrite {
+				continue
+			}
+			access := "read_write"
+			if b.Texture.Access == wgsl.AccessRead {
+				access = "read"
+			}
+			at := find(m.File, func(n wgsl.Node) int {
+				if d, ok := n.(*wgsl.VarDecl); ok && d.Keyword == "var" && d.Name == b.Name {
+					return d.NamePos
+				}
+				return -1
+			})
+			return &UnsupportedError{positionOf(source, at), fmt.Sprintf("var %s: %s: %s storage textures: this driver (wgpu-native 0.17, whose naga 0.13 compiles them) binds only write-only storage textures; read and read_write need its native feature TEXTURE_ADAPTER_SPECIFIC_FORMAT_FEATURES, which the device does not request. Write through a write-only storage texture and read through a sampled texture (textureLoad) instead", b.Name, b.Type, access)}
+		}
+	}
+	return nil
+}
+
 // find returns the first position, in source order, that match returns
 // for a node of f (-1: not this node), or -1.
 func find(f *wgsl.File, match func(wgsl.Node) int) int {

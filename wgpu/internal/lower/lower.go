@@ -25,9 +25,11 @@ import (
 //  3. naga 30 validates the module and writes it in the driver's dialect
 //     (abstract literals concretized, const expressions evaluated), under
 //     Options.Timeout.
-//  4. [ForDriver] reads naga's output once as a tree and rewrites it: the
-//     driver checks, array values indexed through variables, the packed
-//     4x8 polyfills, and the [Map] from its positions back to the user's.
+//  4. A storage texture an entry point reads is refused
+//     ([ReadableStorageTextures]), and [ForDriver] reads naga's output once
+//     as a tree and rewrites it: the driver checks, array values indexed
+//     through variables, the packed 4x8 polyfills, and the [Map] from its
+//     positions back to the user's.
 //
 // Errors are *wgsl.Error, *Error, *UnsupportedError, or ctx.Err() when
 // ctx ends first.
@@ -57,6 +59,9 @@ func Lower(ctx context.Context, source string, constants map[string]float64, opt
 			where = fmt.Sprintf("wgsl:%d:%d: ", l, c)
 		}
 		return nil, &Error{KindInvalid, fmt.Sprintf("%s%s (%s)", where, ne.Msg, naga.Version())}
+	}
+	if err := ReadableStorageTextures(m, source); err != nil {
+		return nil, err
 	}
 	r, err := forDriver(f, source, out)
 	if err != nil {
