@@ -595,3 +595,79 @@ func TestTextureSoakHoldsSteady(t *testing.T) {
 		t.Fatalf("Sync after the soak = %v", err)
 	}
 }
+
+// TestTexturesSurviveConcurrentUseAndClose runs goroutines that each
+// create a texture, view, write, read and release it, and a sampler,
+// over and over, while Close comes in the middle: every call succeeds
+// with the right data or fails with ErrClosed, and nothing is left live.
+func TestTexturesSurviveConcurrentUseAndClose(t *testing.T) {
+	d := openTestDevice(t)
+	ctx := testCtx(t)
+	const workers = 4
+	iters := 40
+	if testing.Short() {
+		iters = 15
+	}
+	errs := make(chan error, workers)
+	started := make(chan struct{}, workers)
+	for w := range workers {
+		go func() {
+			errs <- func() error {
+				sent := false
+				defer func() {
+					if !sent { // failed early: Close need not wait for it
+						started <- struct{}{}
+					}
+				}()
+				for i := range iters {
+					if i == 2 {
+						started <- struct{}{}
+						sent = true
+					}
+					tex, err := d.NewTexture(wgpu.TextureDesc{Width: 5, Height: 3, Format: wgpu.FormatR32Uint})
+					if err != nil {
+						return err
+					}
+					v := make([]uint32, 15)
+					for j := range v {
+						v[j] = uint32(w<<16 | i<<8 | j)
+					}
+					if _, err := tex.View(0); err != nil {
+						return err
+					}
+					if err := wgpu.WriteTexture(tex, [3]uint32{}, [3]uint32{5, 3, 1}, v); err != nil {
+						return err
+					}
+					got, err := wgpu.ReadTexture[uint32](ctx, tex, [3]uint32{}, [3]uint32{5, 3, 1})
+					if err != nil {
+						return err
+					}
+					if !reflect.DeepEqual(got, v) {
+						return fmt.Errorf("worker %d round %d: ReadTexture = %v, want %v", w, i, got, v)
+					}
+					s, err := d.NewSampler(wgpu.SamplerDesc{MinFilter: wgpu.FilterMode(i % 2)})
+					if err != nil {
+						return err
+					}
+					s.Release()
+					tex.Release()
+				}
+				return nil
+			}()
+		}()
+	}
+	for range workers {
+		<-started
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for range workers {
+		if err := <-errs; err != nil && !errors.Is(err, wgpu.ErrClosed) {
+			t.Errorf("a worker failed with %v, want nil or ErrClosed", err)
+		}
+	}
+	if st := d.Stats(); st.TexturesLive != 0 || st.SamplersLive != 0 {
+		t.Errorf("Stats after Close = %d textures, %d samplers live", st.TexturesLive, st.SamplersLive)
+	}
+}
