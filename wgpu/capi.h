@@ -577,6 +577,150 @@ static inline int32_t *sgb_word_new(void) { return (int32_t *)calloc(1, sizeof(i
 static inline void sgb_word_free(int32_t *p) { free(p); }
 static inline int32_t sgb_word_load(int32_t *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
 
+// ---- textures, their views and samplers (texture_native.go) ----
+
+static inline void sg_texture_release(uintptr_t h) { wgpuTextureRelease(SG_H(WGPUTexture, h)); }
+static inline void sg_texture_view_release(uintptr_t h) { wgpuTextureViewRelease(SG_H(WGPUTextureView, h)); }
+static inline void sg_sampler_release(uintptr_t h) { wgpuSamplerRelease(SG_H(WGPUSampler, h)); }
+
+// sg_create_texture creates a texture of one mip level and one sample;
+// dimension is a WGPUTextureDimension, format a WGPUTextureFormat.
+static inline uintptr_t sg_create_texture(uintptr_t device, char const *label, uint32_t dimension, uint32_t width, uint32_t height, uint32_t depth, uint32_t format, uint32_t usage, sgScope *scope) {
+	WGPUDevice dev = SG_H(WGPUDevice, device);
+	WGPUTextureDescriptor d;
+	memset(&d, 0, sizeof d);
+	d.label = label;
+	d.usage = usage;
+	d.dimension = (WGPUTextureDimension)dimension;
+	d.size.width = width;
+	d.size.height = height;
+	d.size.depthOrArrayLayers = depth;
+	d.format = (WGPUTextureFormat)format;
+	d.mipLevelCount = 1;
+	d.sampleCount = 1;
+	sg_push(dev);
+	WGPUTexture t = wgpuDeviceCreateTexture(dev, &d);
+	sg_pop(dev, scope);
+	SG_CREATED(WGPUTexture, t, wgpuTextureRelease);
+}
+
+// sg_create_texture_view creates a view of every layer of texture (its one
+// mip level, every aspect); dimension is a WGPUTextureViewDimension.
+static inline uintptr_t sg_create_texture_view(uintptr_t device, uintptr_t texture, uint32_t dimension, uint32_t format, uint32_t layers, sgScope *scope) {
+	WGPUDevice dev = SG_H(WGPUDevice, device);
+	WGPUTextureViewDescriptor d;
+	memset(&d, 0, sizeof d);
+	d.format = (WGPUTextureFormat)format;
+	d.dimension = (WGPUTextureViewDimension)dimension;
+	d.baseMipLevel = 0;
+	d.mipLevelCount = 1;
+	d.baseArrayLayer = 0;
+	d.arrayLayerCount = layers;
+	d.aspect = WGPUTextureAspect_All;
+	sg_push(dev);
+	WGPUTextureView v = wgpuTextureCreateView(SG_H(WGPUTexture, texture), &d);
+	sg_pop(dev, scope);
+	SG_CREATED(WGPUTextureView, v, wgpuTextureViewRelease);
+}
+
+// sg_create_sampler creates a sampler; the modes are webgpu.h's numbers,
+// compare WGPUCompareFunction_Undefined for a sampler that does not compare.
+static inline uintptr_t sg_create_sampler(uintptr_t device, uint32_t u, uint32_t v, uint32_t w, uint32_t mag, uint32_t min, uint32_t compare, sgScope *scope) {
+	WGPUDevice dev = SG_H(WGPUDevice, device);
+	WGPUSamplerDescriptor d;
+	memset(&d, 0, sizeof d);
+	d.addressModeU = (WGPUAddressMode)u;
+	d.addressModeV = (WGPUAddressMode)v;
+	d.addressModeW = (WGPUAddressMode)w;
+	d.magFilter = (WGPUFilterMode)mag;
+	d.minFilter = (WGPUFilterMode)min;
+	d.mipmapFilter = WGPUMipmapFilterMode_Nearest;
+	d.lodMinClamp = 0;
+	d.lodMaxClamp = 32;
+	d.compare = (WGPUCompareFunction)compare;
+	d.maxAnisotropy = 1;
+	sg_push(dev);
+	WGPUSampler s = wgpuDeviceCreateSampler(dev, &d);
+	sg_pop(dev, scope);
+	SG_CREATED(WGPUSampler, s, wgpuSamplerRelease);
+}
+
+// sgRegion is a texture copy's region: origin, size in texels, and the
+// buffer side's layout (bytesPerRow, rowsPerImage).
+typedef struct sgRegion { uint32_t x, y, z, width, height, depth, bytesPerRow, rowsPerImage; } sgRegion;
+
+static inline WGPUImageCopyTexture sgt_image(uintptr_t texture, sgRegion const *r) {
+	WGPUImageCopyTexture t;
+	memset(&t, 0, sizeof t);
+	t.texture = SG_H(WGPUTexture, texture);
+	t.origin.x = r->x;
+	t.origin.y = r->y;
+	t.origin.z = r->z;
+	t.aspect = WGPUTextureAspect_All;
+	return t;
+}
+
+// sgt_write uploads size bytes of data, rows of r->bytesPerRow, to the
+// region r of texture (wgpuQueueWriteTexture: no row alignment).
+static inline void sgt_write(uintptr_t device, uintptr_t queue, uintptr_t texture, sgRegion const *r, void const *data, size_t size, sgScope *scope) {
+	WGPUDevice dev = SG_H(WGPUDevice, device);
+	WGPUImageCopyTexture dst = sgt_image(texture, r);
+	WGPUTextureDataLayout layout;
+	memset(&layout, 0, sizeof layout);
+	layout.bytesPerRow = r->bytesPerRow;
+	layout.rowsPerImage = r->rowsPerImage;
+	WGPUExtent3D ext = {r->width, r->height, r->depth};
+	sg_push(dev);
+	wgpuQueueWriteTexture(SG_H(WGPUQueue, queue), &dst, data, size, &layout, &ext);
+	sg_pop(dev, scope);
+}
+
+// sgt_read_start copies the region r of texture to the start of staging,
+// rows r->bytesPerRow (a multiple of 256) apart, submits the copy and
+// starts mapping mapSize bytes of staging; the map callback sets *status.
+// It returns 1 when mapping started (the callback will run).
+static inline int sgt_read_start(uintptr_t device, uintptr_t queue, uintptr_t texture, sgRegion const *r, uintptr_t staging, uint64_t mapSize, int32_t *status, sgScope *scope) {
+	WGPUDevice dev = SG_H(WGPUDevice, device);
+	WGPUImageCopyTexture src = sgt_image(texture, r);
+	WGPUImageCopyBuffer dst;
+	memset(&dst, 0, sizeof dst);
+	dst.buffer = SG_H(WGPUBuffer, staging);
+	dst.layout.bytesPerRow = r->bytesPerRow;
+	dst.layout.rowsPerImage = r->rowsPerImage;
+	WGPUExtent3D ext = {r->width, r->height, r->depth};
+	sg_push(dev);
+	WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(dev, NULL);
+	wgpuCommandEncoderCopyTextureToBuffer(enc, &src, &dst, &ext);
+	WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
+	sg_pop(dev, scope);
+	wgpuCommandEncoderRelease(enc);
+	if (cmd != NULL && scope->type == 0) {
+		sg_push(dev);
+		wgpuQueueSubmit(SG_H(WGPUQueue, queue), 1, &cmd);
+		sg_pop(dev, scope);
+	}
+	if (cmd != NULL) wgpuCommandBufferRelease(cmd);
+	if (cmd == NULL || scope->type != 0) return 0;
+	__atomic_store_n(status, 0, __ATOMIC_SEQ_CST);
+	sg_push(dev);
+	wgpuBufferMapAsync(SG_H(WGPUBuffer, staging), WGPUMapMode_Read, 0, mapSize, sg_map_word_cb, status);
+	sg_pop(dev, scope);
+	return 1;
+}
+
+// sgt_submit_empty submits an empty command buffer: wgpu-native frees a
+// released texture that a queue write touched only after the next submit.
+static inline void sgt_submit_empty(uintptr_t device, uintptr_t queue, sgScope *scope) {
+	WGPUDevice dev = SG_H(WGPUDevice, device);
+	sg_push(dev);
+	WGPUCommandEncoder enc = wgpuDeviceCreateCommandEncoder(dev, NULL);
+	WGPUCommandBuffer cmd = wgpuCommandEncoderFinish(enc, NULL);
+	if (cmd != NULL) wgpuQueueSubmit(SG_H(WGPUQueue, queue), 1, &cmd);
+	sg_pop(dev, scope);
+	wgpuCommandEncoderRelease(enc);
+	if (cmd != NULL) wgpuCommandBufferRelease(cmd);
+}
+
 // ---- callbacks (callbacks_native.go): the Go side ----
 
 extern void sgUncapturedError(uintptr_t handle, uint32_t type, char *message);

@@ -2,9 +2,10 @@ package wgpu
 
 // Lock order (acquire top to bottom; never the other way):
 //
-//	Device.life (RW: every call reads it; Close and Buffer.Release write it)
+//	Device.life (RW: every call reads it; Close and the Release of a
+//	buffer, texture or sampler write it)
 //	  stream.mu (one stream's pending work; never two at once)
-//	    Device.bgMu, Buffer.mu, Device.mu, Device.stageMu, Device.poolMu,
+//	    Device.bgMu, Buffer.mu, Texture.mu, Device.mu, Device.stageMu, Device.poolMu,
 //	    Device.retired.mu, Device.compileMu, and the backend's own leaves
 //	    (device_native.go, device_js.go): nothing is taken under them but
 //	    the stream map's own bucket locks
@@ -86,7 +87,7 @@ type Device struct {
 
 	bgMu       sync.Mutex           // guards bindGroups and Buffer.bindGroups
 	bindGroups map[bgKey]*bindGroup // guarded by bgMu
-	mu         sync.Mutex           // guards buffers and failedFronts
+	mu         sync.Mutex           // guards buffers, textures, samplers and failedFronts
 	buffers    map[*Buffer]struct{} // guarded by mu: live buffers
 	// failedFronts are pipelines whose driver half failed after their
 	// front half was handed out: their bind group layouts are released by
@@ -96,6 +97,12 @@ type Device struct {
 	staging      stagingPool // guarded by stageMu: idle and draining staging buffers (staging.go)
 	poolMu       sync.Mutex  // guards temp
 	temp         tempPool    // guarded by poolMu: recycled buffers for TempBuffer (pool.go)
+
+	// The live textures and samplers (texture.go, sampler.go), guarded by
+	// mu, and how many textures NewTexture created.
+	textures        map[*Texture]struct{}
+	samplers        map[*Sampler]struct{}
+	texturesCreated atomic.Int64
 
 	buffersCreated atomic.Int64 // buffers NewBuffer created
 	compiles       atomic.Int64 // pipelines built (tests read it)
@@ -137,6 +144,8 @@ func newDevice(opts Options, info AdapterInfo, limits Limits) *Device {
 		byKernel:   xsync.NewMapOf[*gpu.Kernel, *kernelEntry](),
 		bindGroups: map[bgKey]*bindGroup{},
 		buffers:    map[*Buffer]struct{}{},
+		textures:   map[*Texture]struct{}{},
+		samplers:   map[*Sampler]struct{}{},
 	}
 	d.leave = d.life.RUnlock
 	d.staging.all = map[*staging]struct{}{}
@@ -239,13 +248,14 @@ func (d *Device) CompileWorkers() int {
 }
 
 // Close discards every stream's unsubmitted launches, waits for submitted
-// work, and releases every driver object of the device: pipelines,
-// layouts, bind groups, buffers (staging and pooled ones too), and the
-// device itself. It waits for calls in progress (in a browser, from a
-// goroutine, for compiles in flight too; inside a js.FuncOf callback those
-// fail with [ErrClosed] instead); every later call on the device or its
-// buffers returns an error matching [ErrClosed], and a read-back it
-// interrupts does too. Closing twice, or a nil device, is harmless (nil).
+// work, and releases every driver object of the device: pipelines, layouts,
+// bind groups, buffers (staging and pooled ones too), textures (their views
+// too) and samplers, and the device itself. It waits for calls in progress
+// (in a browser, from a goroutine, for compiles in flight too; inside a
+// js.FuncOf callback those fail with [ErrClosed] instead); every later call
+// on the device or its buffers returns an error matching [ErrClosed], and a
+// read-back it interrupts does too. Closing twice, or a nil device, is
+// harmless (nil).
 func (d *Device) Close() error {
 	if d == nil || d.closed.Swap(true) {
 		return nil
@@ -304,6 +314,7 @@ func (d *Device) Close() error {
 		delete(d.buffers, b)
 	}
 	d.mu.Unlock()
+	d.closeTextures()
 	d.drainQueue()
 	freeStagingWords()
 	d.closeTemp()

@@ -96,6 +96,7 @@ var requestedLimits = []string{
 	"maxStorageBuffersPerShaderStage", "maxUniformBuffersPerShaderStage", "maxComputeWorkgroupStorageSize",
 	"maxComputeInvocationsPerWorkgroup", "maxComputeWorkgroupSizeX", "maxComputeWorkgroupSizeY",
 	"maxComputeWorkgroupSizeZ", "maxComputeWorkgroupsPerDimension",
+	"maxTextureDimension1D", "maxTextureDimension2D", "maxTextureDimension3D", "maxTextureArrayLayers",
 }
 
 // requestAdapter asks navigator.gpu for the adapter opts describe.
@@ -199,6 +200,10 @@ func limitsOf(l js.Value) Limits {
 		MaxComputeWorkgroupsPerDimension:  u32("maxComputeWorkgroupsPerDimension"),
 		MinStorageBufferOffsetAlignment:   u32("minStorageBufferOffsetAlignment"),
 		MinUniformBufferOffsetAlignment:   u32("minUniformBufferOffsetAlignment"),
+		MaxTextureDimension1D:             u32("maxTextureDimension1D"),
+		MaxTextureDimension2D:             u32("maxTextureDimension2D"),
+		MaxTextureDimension3D:             u32("maxTextureDimension3D"),
+		MaxTextureArrayLayers:             u32("maxTextureArrayLayers"),
 	}
 }
 

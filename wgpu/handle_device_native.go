@@ -30,6 +30,10 @@ func limitsOfC(l *C.WGPULimits) Limits {
 		MaxComputeWorkgroupsPerDimension:  uint32(l.maxComputeWorkgroupsPerDimension),
 		MinStorageBufferOffsetAlignment:   uint32(l.minStorageBufferOffsetAlignment),
 		MinUniformBufferOffsetAlignment:   uint32(l.minUniformBufferOffsetAlignment),
+		MaxTextureDimension1D:             uint32(l.maxTextureDimension1D),
+		MaxTextureDimension2D:             uint32(l.maxTextureDimension2D),
+		MaxTextureDimension3D:             uint32(l.maxTextureDimension3D),
+		MaxTextureArrayLayers:             uint32(l.maxTextureArrayLayers),
 	}
 }
 

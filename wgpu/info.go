@@ -42,4 +42,8 @@ type Limits struct {
 	MaxComputeWorkgroupsPerDimension  uint32
 	MinStorageBufferOffsetAlignment   uint32
 	MinUniformBufferOffsetAlignment   uint32
+	MaxTextureDimension1D             uint32
+	MaxTextureDimension2D             uint32
+	MaxTextureDimension3D             uint32
+	MaxTextureArrayLayers             uint32
 }

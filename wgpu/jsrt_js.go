@@ -165,6 +165,31 @@ return {
 	}),
 	lost: () => device.lost.then((i) => (i && i.message) || "the device was lost"),
 	destroyDevice: () => device.destroy(),
+	createTexture: (dimension, w, h, n, format, usage) =>
+		put(device.createTexture({dimension, size: [w, h, n], format, usage, mipLevelCount: 1, sampleCount: 1})),
+	createView: (t, dimension) => put(objs[t].createView({dimension})),
+	createSampler: (addressModeU, addressModeV, addressModeW, magFilter, minFilter, compare) => {
+		const d = {addressModeU, addressModeV, addressModeW, magFilter, minFilter};
+		if (compare) d.compare = compare;
+		return put(device.createSampler(d));
+	},
+	// writeTexture uploads n bytes of the command bytes (load) to the
+	// region of texture t, rows bpr bytes apart.
+	writeTexture: (t, x, y, z, w, h, n, bpr, len) =>
+		device.queue.writeTexture({texture: objs[t], origin: [x, y, z]}, cmdBytes.subarray(0, len), {offset: 0, bytesPerRow: bpr, rowsPerImage: h}, [w, h, n]),
+	// readTexture copies the region of texture t into the staging buffer
+	// s, rows bpr bytes apart, and maps m bytes of it, as read does.
+	readTexture: (t, x, y, z, w, h, n, bpr, s, m) => {
+		const sb = objs[s];
+		const enc = device.createCommandEncoder();
+		enc.copyTextureToBuffer({texture: objs[t], origin: [x, y, z]}, {buffer: sb, offset: 0, bytesPerRow: bpr, rowsPerImage: h}, [w, h, n]);
+		device.queue.submit([enc.finish()]);
+		return sb.mapAsync(GPUMapMode.READ, 0, m).then(() => {
+			const out = new Uint8Array(sb.getMappedRange(0, m).slice(0));
+			sb.unmap();
+			return out;
+		});
+	},
 };
 `
 
@@ -175,6 +200,8 @@ type jsRuntime struct {
 	put, del, get, cmdBuf, flush, graph, newBuffer, destroy js.Value
 	write, copy, read, layout, bindGroup, compile, done     js.Value
 	destroyDevice                                           js.Value
+	createTexture, createView, createSampler                js.Value
+	writeTexture, readTexture                               js.Value
 	cmdBytes                                                js.Value // the Uint8Array cmdBuf last returned
 	cmdCap                                                  int
 }
@@ -192,6 +219,8 @@ func newRuntime(device js.Value) *jsRuntime {
 		{&r.graph, "graph"}, {&r.newBuffer, "newBuffer"}, {&r.destroy, "destroy"}, {&r.write, "write"},
 		{&r.copy, "copy"}, {&r.read, "read"}, {&r.layout, "layout"}, {&r.bindGroup, "bindGroup"},
 		{&r.compile, "compile"}, {&r.done, "done"}, {&r.destroyDevice, "destroyDevice"},
+		{&r.createTexture, "createTexture"}, {&r.createView, "createView"}, {&r.createSampler, "createSampler"},
+		{&r.writeTexture, "writeTexture"}, {&r.readTexture, "readTexture"},
 	} {
 		*f.v = o.Get(f.name)
 	}

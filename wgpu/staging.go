@@ -145,24 +145,31 @@ func (d *Device) startReadAt(op string, src bufHandle, off, size uint64) (pendin
 	}
 	started, err := d.readStart(op, src, off, s.buf, size, s.word)
 	if err != nil || !started {
-		d.stageMu.Lock()
-		if started && s.word.load() == 0 {
-			// The map failed, yet its callback may still run: keep the
-			// buffer until it has.
-			s.state = stagingDraining
-			d.staging.draining = append(d.staging.draining, s)
-		} else if started {
-			d.dropStagingLocked(s) // mapped or failed: nothing pending
-		} else {
-			d.putStagingLocked(s) // no map started: still unmapped
-		}
-		d.stageMu.Unlock()
-		if err == nil {
-			err = newError(op, ErrorTypeInternal, "read-back was not started")
-		}
-		return pendingRead{}, err
+		return pendingRead{}, d.failedStart(op, s, started, err)
 	}
 	return pendingRead{stg: s, size: size}, nil
+}
+
+// failedStart puts back the staging buffer s of a read-back whose start
+// failed (err) or did not start a map, and returns the error to report.
+// Called inside d.enter.
+func (d *Device) failedStart(op string, s *staging, started bool, err error) error {
+	d.stageMu.Lock()
+	if started && s.word.load() == 0 {
+		// The map failed, yet its callback may still run: keep the
+		// buffer until it has.
+		s.state = stagingDraining
+		d.staging.draining = append(d.staging.draining, s)
+	} else if started {
+		d.dropStagingLocked(s) // mapped or failed: nothing pending
+	} else {
+		d.putStagingLocked(s) // no map started: still unmapped
+	}
+	d.stageMu.Unlock()
+	if err == nil {
+		err = newError(op, ErrorTypeInternal, "read-back was not started")
+	}
+	return err
 }
 
 // finishRead waits for the mapping startRead began and returns a copy of

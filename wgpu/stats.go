@@ -14,10 +14,13 @@ func (d *Device) Stats() Stats {
 		StreamsLive:      d.streams.Size(),
 		UncapturedErrors: uncapturedErrors(),
 		BuffersCreated:   d.buffersCreated.Load(),
+		TexturesCreated:  d.texturesCreated.Load(),
 	}
 	s.CompileTime = d.compileTime()
 	d.mu.Lock()
 	s.BuffersLive = len(d.buffers)
+	s.TexturesLive = len(d.textures)
+	s.SamplersLive = len(d.samplers)
 	d.mu.Unlock()
 	d.bgMu.Lock()
 	s.BindGroupsLive = len(d.bindGroups)

@@ -55,6 +55,12 @@ type Stats struct {
 	TempHeld      int
 	TempBytesHeld uint64
 	TempWaiting   int
+	// TexturesCreated counts the textures NewTexture created;
+	// TexturesLive and SamplersLive are the textures and samplers created
+	// and not released (a texture's views go with it).
+	TexturesCreated int64
+	TexturesLive    int
+	SamplersLive    int
 }
 
 // Numeric is the element types the buffer functions ([Write], [Read],
