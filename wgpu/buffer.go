@@ -58,6 +58,15 @@ type Buffer struct {
 	graphs []*Graph             // live graphs binding the buffer (their replays' streams are users too)
 
 	bindGroups []*bindGroup // guarded by d.bgMu: cached bind groups using the buffer
+
+	// A launch binds a texture view or a sampler through a Buffer of its
+	// own, its slot (a field of the TextureView or Sampler, never handed
+	// out): the launch path, the bind group cache, the streams' use of a
+	// binding and a graph's liveness checks are then the same for every
+	// kind of binding. A slot has size 0 and no usage; exactly one of
+	// these is set on a slot, neither on a buffer. Written once.
+	view    *TextureView
+	sampler *Sampler
 }
 
 var _ gpu.Buffer = (*Buffer)(nil)
@@ -153,6 +162,10 @@ func (b *Buffer) enter(op string) (leave func(), err error) {
 // d.enter.
 func (b *Buffer) live(op string) error {
 	switch {
+	case b.released.Load() && b.view != nil:
+		return newError(op, ErrorTypeInvalidArgument, "texture is released")
+	case b.released.Load() && b.sampler != nil:
+		return newError(op, ErrorTypeInvalidArgument, "sampler is released")
 	case b.released.Load():
 		return newError(op, ErrorTypeInvalidArgument, "buffer is released")
 	case b.recycled.Load():
@@ -339,6 +352,29 @@ func (b *Buffer) Release() {
 	b.mu.Lock()
 	b.graphs = nil
 	b.mu.Unlock()
+	d.evictBindGroups(b)
+	d.mu.Lock()
+	delete(d.buffers, b)
+	d.mu.Unlock()
+	d.dropBuffer(b.buf)
+}
+
+// retire marks a view's or sampler's slot released, as its texture's or
+// sampler's Release does: later launches binding it are refused, graphs
+// binding it check again, and its cached bind groups are released. Called
+// with d.life write-locked, after the slot's users were flushed.
+func (b *Buffer) retire() {
+	b.released.Store(true)
+	b.mu.Lock()
+	b.graphs = nil
+	b.mu.Unlock()
+	b.d.evictBindGroups(b)
+}
+
+// evictBindGroups drops the cached bind groups that bind b (a buffer, or a
+// view's or sampler's slot) from the cache and releases them. Called with
+// d.life write-locked, once b is marked released.
+func (d *Device) evictBindGroups(b *Buffer) {
 	d.bgMu.Lock()
 	for _, bg := range b.bindGroups {
 		if d.bindGroups[bg.key] == bg {
@@ -353,10 +389,6 @@ func (b *Buffer) Release() {
 	}
 	b.bindGroups = nil
 	d.bgMu.Unlock()
-	d.mu.Lock()
-	delete(d.buffers, b)
-	d.mu.Unlock()
-	d.dropBuffer(b.buf)
 }
 
 func removeBG(s []*bindGroup, bg *bindGroup) []*bindGroup {

@@ -276,9 +276,13 @@ static inline uintptr_t sg_create_shader_module(uintptr_t device, char const *la
 	SG_CREATED(WGPUShaderModule, m, wgpuShaderModuleRelease);
 }
 
-// sgLayoutEntry is one buffer binding of a bind group layout, visible to
-// compute; type is a WGPUBufferBindingType.
-typedef struct sgLayoutEntry { uint32_t binding, type; uint64_t minSize; } sgLayoutEntry;
+// sgLayoutEntry is one binding of a bind group layout, visible to compute.
+// kind is 0 for a buffer (type a WGPUBufferBindingType, minSize its
+// minimum), 1 for a sampled texture (type a WGPUTextureSampleType, view a
+// WGPUTextureViewDimension, multisampled), 2 for a storage texture (type a
+// WGPUStorageTextureAccess, format a WGPUTextureFormat, view), 3 for a
+// sampler (type a WGPUSamplerBindingType).
+typedef struct sgLayoutEntry { uint32_t binding, kind, type, view, format, multisampled; uint64_t minSize; } sgLayoutEntry;
 
 static inline uintptr_t sg_create_bind_group_layout(uintptr_t device, char const *label, sgLayoutEntry const *es, size_t n, sgScope *scope) {
 	WGPUDevice dev = SG_H(WGPUDevice, device);
@@ -287,8 +291,24 @@ static inline uintptr_t sg_create_bind_group_layout(uintptr_t device, char const
 	for (size_t i = 0; i < n; i++) {
 		entries[i].binding = es[i].binding;
 		entries[i].visibility = WGPUShaderStage_Compute;
-		entries[i].buffer.type = (WGPUBufferBindingType)es[i].type;
-		entries[i].buffer.minBindingSize = es[i].minSize;
+		switch (es[i].kind) {
+		case 1:
+			entries[i].texture.sampleType = (WGPUTextureSampleType)es[i].type;
+			entries[i].texture.viewDimension = (WGPUTextureViewDimension)es[i].view;
+			entries[i].texture.multisampled = es[i].multisampled != 0;
+			break;
+		case 2:
+			entries[i].storageTexture.access = (WGPUStorageTextureAccess)es[i].type;
+			entries[i].storageTexture.format = (WGPUTextureFormat)es[i].format;
+			entries[i].storageTexture.viewDimension = (WGPUTextureViewDimension)es[i].view;
+			break;
+		case 3:
+			entries[i].sampler.type = (WGPUSamplerBindingType)es[i].type;
+			break;
+		default:
+			entries[i].buffer.type = (WGPUBufferBindingType)es[i].type;
+			entries[i].buffer.minBindingSize = es[i].minSize;
+		}
 	}
 	WGPUBindGroupLayoutDescriptor d;
 	memset(&d, 0, sizeof d);
@@ -358,8 +378,9 @@ static inline uintptr_t sg_compute_pipeline_bare(uintptr_t device, char const *l
 	return (uintptr_t)wgpuDeviceCreateComputePipeline(SG_H(WGPUDevice, device), &d);
 }
 
-// sgBindEntry is one whole-buffer binding of a bind group.
-typedef struct sgBindEntry { uintptr_t buffer; uint64_t size; uint32_t binding, pad; } sgBindEntry;
+// sgBindEntry is one binding of a bind group: a whole buffer of size bytes,
+// or (buffer 0) a texture view or a sampler.
+typedef struct sgBindEntry { uintptr_t buffer; uint64_t size; uint32_t binding, pad; uintptr_t view, sampler; } sgBindEntry;
 
 static inline uintptr_t sg_create_bind_group(uintptr_t device, char const *label, uintptr_t layout, sgBindEntry const *es, size_t n, sgScope *scope) {
 	WGPUDevice dev = SG_H(WGPUDevice, device);
@@ -369,6 +390,8 @@ static inline uintptr_t sg_create_bind_group(uintptr_t device, char const *label
 		entries[i].binding = es[i].binding;
 		entries[i].buffer = SG_H(WGPUBuffer, es[i].buffer);
 		entries[i].size = es[i].size;
+		entries[i].textureView = SG_H(WGPUTextureView, es[i].view);
+		entries[i].sampler = SG_H(WGPUSampler, es[i].sampler);
 	}
 	WGPUBindGroupDescriptor d;
 	memset(&d, 0, sizeof d);

@@ -230,6 +230,25 @@ func frontEndError(op string, err error) error {
 }
 
 // bindingOf converts a binding of the front-end.
+// settleSampleTypes makes the f32 textures of an entry point that binds
+// no filtering sampler unfilterable-float: such a texture is only loaded,
+// and an unfilterable binding takes every float format (r32float too),
+// while a filterable one refuses the formats that are not filterable.
+// Where the entry point does bind a filtering sampler its f32 textures
+// stay float, as sampling with it needs.
+func settleSampleTypes(bs []Binding) {
+	for _, b := range bs {
+		if b.Type == BindingSampler && b.Sampler == wgsl.SamplerFiltering {
+			return
+		}
+	}
+	for i := range bs {
+		if bs[i].Type == BindingTexture && bs[i].Texture.Sample == wgsl.SampleFloat {
+			bs[i].Texture.Sample = wgsl.SampleUnfilterableFloat
+		}
+	}
+}
+
 func bindingOf(b wgsl.Binding) Binding {
 	return Binding{Group: b.Group, Index: b.Index, Name: b.Name, Type: b.Kind, WGSL: b.Type, MinSize: b.MinSize, Texture: b.Texture, Sampler: b.Sampler}
 }

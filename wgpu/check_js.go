@@ -45,6 +45,7 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 		for _, bd := range ep.Bindings {
 			info.Bindings = append(info.Bindings, bindingOf(bd))
 		}
+		settleSampleTypes(info.Bindings)
 		if ep.Stage == "compute" {
 			if err := checkEntryLimits(info, lim); err != nil {
 				return nil, newError(op, ErrorTypeLimit, "%v", err)

@@ -13,9 +13,19 @@ func TextureLive(t *Texture) error { return t.live("test") }
 // SamplerLive is s.live.
 func SamplerLive(s *Sampler) error { return s.live("test") }
 
-// TextureUsers returns how many streams have pending work that binds t.
+// TextureUsers returns how many streams have pending work that binds one
+// of t's views.
 func TextureUsers(t *Texture) int {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	return len(t.users)
+	views := t.views
+	t.mu.Unlock()
+	n := 0
+	for _, v := range views {
+		if v != nil {
+			v.slot.mu.Lock()
+			n += len(v.slot.users)
+			v.slot.mu.Unlock()
+		}
+	}
+	return n
 }

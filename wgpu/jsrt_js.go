@@ -123,19 +123,37 @@ return {
 			return out;
 		});
 	},
+	// layout makes a bind group layout of entries of five values each:
+	// binding, kind (0 buffer, 1 texture, 2 storage texture, 3 sampler),
+	// then a buffer's type index and minimum size, a texture's sample type,
+	// view dimension and multisampled, a storage texture's access, view
+	// dimension and format, or a sampler's type.
 	layout: (...a) => {
 		const entries = [];
-		for (let i = 0; i < a.length; i += 3) {
-			const type = ["storage", "read-only-storage", "uniform"][a[i + 1]];
-			const buffer = {type};
-			if (a[i + 2] > 0) buffer.minBindingSize = a[i + 2];
-			entries.push({binding: a[i], visibility: GPUShaderStage.COMPUTE, buffer});
+		for (let i = 0; i < a.length; i += 5) {
+			const e = {binding: a[i], visibility: GPUShaderStage.COMPUTE};
+			switch (a[i + 1]) {
+			case 1: e.texture = {sampleType: a[i + 2], viewDimension: a[i + 3], multisampled: a[i + 4]}; break;
+			case 2: e.storageTexture = {access: a[i + 2], viewDimension: a[i + 3], format: a[i + 4]}; break;
+			case 3: e.sampler = {type: a[i + 2]}; break;
+			default: {
+				const buffer = {type: ["storage", "read-only-storage", "uniform"][a[i + 2]]};
+				if (a[i + 3] > 0) buffer.minBindingSize = a[i + 3];
+				e.buffer = buffer;
+			}
+			}
+			entries.push(e);
 		}
 		return put(device.createBindGroupLayout({entries}));
 	},
+	// bindGroup makes a bind group of entries of three values each:
+	// binding, kind (0 a buffer, else a view or a sampler) and the object.
 	bindGroup: (layout, ...a) => {
 		const entries = [];
-		for (let i = 0; i < a.length; i += 2) entries.push({binding: a[i], resource: {buffer: objs[a[i + 1]]}});
+		for (let i = 0; i < a.length; i += 3) {
+			const o = objs[a[i + 2]];
+			entries.push({binding: a[i], resource: a[i + 1] === 0 ? {buffer: o} : o});
+		}
 		return put(device.createBindGroup({layout: objs[layout], entries}));
 	},
 	compile: async (label, code, entry, ...layouts) => {

@@ -41,16 +41,26 @@ func (p *pipeline) releaseDriver() {}
 
 // newBindGroupLayout makes the GPUBindGroupLayout of a group's bindings.
 func (d *Device) newBindGroupLayout(op, _ string, binds []Binding) (ref int, err error) {
-	args := make([]any, 0, 3*len(binds))
+	args := make([]any, 0, 5*len(binds))
 	for _, b := range binds {
-		typ := 0
+		tb := b.Texture
 		switch b.Type {
-		case BindingStorageRead:
-			typ = 1
-		case BindingUniform:
-			typ = 2
+		case BindingTexture:
+			args = append(args, b.Index, 1, tb.Sample.String(), tb.View.String(), tb.Multisampled)
+		case BindingStorageTexture:
+			args = append(args, b.Index, 2, tb.Access.String(), tb.View.String(), tb.Format.String())
+		case BindingSampler:
+			args = append(args, b.Index, 3, b.Sampler.String(), 0, 0)
+		default:
+			typ := 0
+			switch b.Type {
+			case BindingStorageRead:
+				typ = 1
+			case BindingUniform:
+				typ = 2
+			}
+			args = append(args, b.Index, 0, typ, float64(d.layoutMinSize(b)), 0)
 		}
-		args = append(args, b.Index, typ, float64(d.layoutMinSize(b)))
 	}
 	catchJS(op, &err, func() { ref = d.rt.layout.Invoke(args...).Int() })
 	return ref, err

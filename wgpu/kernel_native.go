@@ -85,7 +85,7 @@ func (p *pipeline) keepSource(ki *KernelInfo) {
 func (d *Device) newBindGroupLayout(op, name string, binds []Binding) (nBindGroupLayout, error) {
 	entries := make([]layoutEntry, 0, len(binds))
 	for _, b := range binds {
-		entries = append(entries, layoutEntry{binding: b.Index, typ: b.Type, minSize: d.layoutMinSize(b)})
+		entries = append(entries, layoutEntry{b: b, minSize: d.layoutMinSize(b)})
 	}
 	return d.createBindGroupLayout(op, name, entries)
 }

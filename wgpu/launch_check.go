@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/streamgate/streamgate/gpu"
+	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
 // The checks of a launch before it is recorded, shared by the desktop
@@ -18,18 +19,30 @@ func (d *Device) checkBindings(op string, p *pipeline, workgroups [3]uint32, bin
 		return nil, nil, newError(op, ErrorTypeLimit, "%s: workgroups %v exceed maxComputeWorkgroupsPerDimension %d", p.name, workgroups, lim)
 	}
 	if len(bindings) != len(p.bindings) {
-		return nil, nil, newError(op, ErrorTypeValidation, "%s: %d buffers for %d bindings (%s)", p.name, len(bindings), len(p.bindings), bindingList(p.bindings))
+		return nil, nil, newError(op, ErrorTypeValidation, "%s: %d bindings for %d (%s)", p.name, len(bindings), len(p.bindings), bindingList(p.bindings))
 	}
 	if len(bindings) > cap(bufs) {
 		bufs = make([]*Buffer, 0, len(bindings))
 	}
 	for i, cb := range bindings {
-		b, ok := cb.(*Buffer)
-		if !ok || b == nil {
-			return nil, nil, newError(op, ErrorTypeInvalidArgument, "%s: %s: %s is not a *wgpu.Buffer", p.name, p.bindings[i], typeName(cb))
+		var b *Buffer
+		switch x := cb.(type) {
+		case *Buffer:
+			b = x
+		case *TextureView:
+			if x != nil {
+				b = &x.slot
+			}
+		case *Sampler:
+			if x != nil {
+				b = &x.slot
+			}
+		}
+		if b == nil {
+			return nil, nil, newError(op, ErrorTypeInvalidArgument, "%s: %s: %s is not a %s", p.name, p.bindings[i], typeName(cb), p.bindings[i].wants())
 		}
 		if b.d != d {
-			return nil, nil, newError(op, ErrorTypeInvalidArgument, "%s: %s: buffer belongs to another device", p.name, p.bindings[i])
+			return nil, nil, newError(op, ErrorTypeInvalidArgument, "%s: %s: %s belongs to another device", p.name, p.bindings[i], b.what())
 		}
 		if err := p.bindings[i].accepts(b); err != nil && !d.skipChecks {
 			return nil, nil, newError(op, ErrorTypeValidation, "%s: %v (checked by Launch)", p.name, err)
@@ -40,6 +53,11 @@ func (d *Device) checkBindings(op string, p *pipeline, workgroups [3]uint32, bin
 		for j := i + 1; j < len(bufs); j++ {
 			if bufs[i] == bufs[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
 				return nil, nil, newError(op, ErrorTypeValidation, "%s: %s and %s alias one buffer, and one is read_write (checked by Launch)",
+					p.name, p.bindings[i], p.bindings[j])
+			}
+			if bufs[i].view != nil && bufs[j].view != nil && bufs[i].view.t == bufs[j].view.t &&
+				(p.bindings[i].Type == BindingStorageTexture || p.bindings[j].Type == BindingStorageTexture) {
+				return nil, nil, newError(op, ErrorTypeValidation, "%s: %s and %s bind one texture, and one binds it as a storage texture (checked by Launch)",
 					p.name, p.bindings[i], p.bindings[j])
 			}
 		}
@@ -108,10 +126,49 @@ func typeName(b gpu.Buffer) string {
 	return fmt.Sprintf("%T", b)
 }
 
-// accepts checks that b can be bound at this binding: large enough and with
-// the usage its kind needs. The error names the binding, the sizes and the
-// usage.
+// wants names what binding bd binds, for an error.
+func (bd Binding) wants() string {
+	switch bd.Type {
+	case BindingTexture, BindingStorageTexture:
+		return "*wgpu.TextureView"
+	case BindingSampler:
+		return "*wgpu.Sampler"
+	}
+	return "*wgpu.Buffer"
+}
+
+// what names what a slot binds, for an error.
+func (b *Buffer) what() string {
+	switch {
+	case b.view != nil:
+		return "texture view"
+	case b.sampler != nil:
+		return "sampler"
+	}
+	return "buffer"
+}
+
+// accepts checks that b can be bound at this binding: for a buffer
+// binding, a buffer large enough and with the usage its kind needs; for a
+// texture, storage texture or sampler binding, a view or sampler that fits
+// what the binding declares. The error names the binding and what does
+// not fit.
 func (bd Binding) accepts(b *Buffer) error {
+	switch bd.Type {
+	case BindingTexture, BindingStorageTexture:
+		if b.view == nil {
+			return fmt.Errorf("%s is %s, which binds a texture view, not a %s", bd, bd.WGSL, b.what())
+		}
+		return bd.acceptsView(b.view)
+	case BindingSampler:
+		if b.sampler == nil {
+			return fmt.Errorf("%s is %s, which binds a sampler, not a %s", bd, bd.WGSL, b.what())
+		}
+		return bd.acceptsSampler(b.sampler)
+	}
+	if b.view != nil || b.sampler != nil {
+		return fmt.Errorf("%s is %s, which binds a buffer, not a %s", bd, bd.WGSL, b.what())
+	}
 	if b.size < bd.MinSize {
 		return fmt.Errorf("%s: buffer of %d bytes is smaller than the %d bytes its type %s needs", bd, b.size, bd.MinSize, bd.WGSL)
 	}
@@ -128,8 +185,77 @@ func (bd Binding) accepts(b *Buffer) error {
 	return nil
 }
 
+// acceptsView checks view v against a texture or storage texture binding:
+// its dimension, its texture's format (the sample type it is read as, or a
+// storage binding's exact format), its texture's usage, and that it is
+// not multisampled where the binding is not.
+func (bd Binding) acceptsView(v *TextureView) error {
+	tb, t := bd.Texture, v.t
+	if v.dim != tb.View {
+		return fmt.Errorf("%s is %s, a %v view, but the view bound is %v", bd, bd.WGSL, tb.View, v.dim)
+	}
+	f := t.desc.Format
+	if bd.Type == BindingStorageTexture {
+		if f != tb.Format {
+			return fmt.Errorf("%s is %s, but the texture bound is %v", bd, bd.WGSL, f)
+		}
+		if t.desc.Usage&TextureUsageStorageBinding == 0 {
+			return fmt.Errorf("%s is a storage texture, but the texture's usage %v lacks TextureUsageStorageBinding", bd, t.desc.Usage)
+		}
+		return nil
+	}
+	if tb.Multisampled {
+		return fmt.Errorf("%s is %s, but textures here have one sample", bd, bd.WGSL)
+	}
+	if t.desc.Usage&TextureUsageTextureBinding == 0 {
+		return fmt.Errorf("%s is a sampled texture, but the texture's usage %v lacks TextureUsageTextureBinding", bd, t.desc.Usage)
+	}
+	if !sampleTypeFits(tb.Sample, f.SampleType()) {
+		return fmt.Errorf("%s is %s, read as %v, but the texture bound is %v, read as %v", bd, bd.WGSL, tb.Sample, f, f.SampleType())
+	}
+	return nil
+}
+
+// sampleTypeFits reports whether a texture of a format read as have can
+// be bound where a binding reads want (WebGPU's compatible sample types: a
+// filterable float format binds as unfilterable too, and a depth format
+// binds as unfilterable float).
+func sampleTypeFits(want, have SampleType) bool {
+	switch want {
+	case wgsl.SampleUnfilterableFloat:
+		return have == wgsl.SampleFloat || have == wgsl.SampleUnfilterableFloat || have == wgsl.SampleDepth
+	default:
+		return want == have
+	}
+}
+
+// acceptsSampler checks sampler s against a sampler binding: a comparison
+// binding takes a comparison sampler and nothing else; a filtering one any
+// other sampler; a non-filtering one only a sampler whose filters are
+// nearest.
+func (bd Binding) acceptsSampler(s *Sampler) error {
+	k := s.Kind()
+	switch bd.Sampler {
+	case wgsl.SamplerComparison:
+		if k != wgsl.SamplerComparison {
+			return fmt.Errorf("%s is %s, but the sampler bound is a %v sampler (no Compare)", bd, bd.WGSL, k)
+		}
+	case wgsl.SamplerNonFiltering:
+		if k != wgsl.SamplerNonFiltering {
+			return fmt.Errorf("%s is a non-filtering sampler binding, but the sampler bound is %v", bd, k)
+		}
+	default:
+		if k == wgsl.SamplerComparison {
+			return fmt.Errorf("%s is %s, but the sampler bound is a comparison sampler", bd, bd.WGSL)
+		}
+	}
+	return nil
+}
+
 // Launch records one dispatch of k with the given workgroup counts and
-// buffers on stream. The buffers bind in (group, binding) order of k's
+// bindings on stream: a [*Buffer] for each buffer binding, a
+// [*TextureView] for each texture or storage texture binding and a
+// [*Sampler] for each sampler binding. They bind in (group, binding) order of k's
 // entry point's interface: the bindings the entry point statically uses,
 // in whichever of the device's bind groups and with whatever numbering
 // (gaps included), sorted by @group then @binding ([CheckKernel] lists
@@ -139,12 +265,16 @@ func (bd Binding) accepts(b *Buffer) error {
 //
 // Launch checks everything it can before recording: k is not nil; the
 // workgroup counts against maxComputeWorkgroupsPerDimension; the number of
-// buffers against the kernel's bindings; that each buffer is a live
-// [*Buffer] of this device; each buffer's size against the minimum its
-// binding needs and its usage against the binding's kind (storage or
-// uniform), as the WGSL front-end derives them; and that no buffer is
-// bound twice where one binding is read_write. Each failure is an [*Error]
-// naming the kernel and the binding, and nothing is recorded.
+// bindings against the kernel's; that each is a live buffer, view or
+// sampler of this device, of the kind its binding declares; each buffer's
+// size against the minimum its binding needs and its usage against the
+// binding's kind (storage or uniform), as the WGSL front-end derives them;
+// each view's dimension, its texture's format (the sample type it is read
+// as; a storage binding's exact format) and usage; each sampler's kind
+// (comparison or not, filtering or not); that no buffer is bound twice
+// where one binding is read_write, and no texture twice where one binding
+// is a storage texture. Each failure is an [*Error] naming the kernel and
+// the binding, and nothing is recorded.
 //
 // Should the driver still reject a submitted batch, the stream replays it
 // without the launches it rejects: every other launch runs exactly once, in
@@ -154,7 +284,7 @@ func (bd Binding) accepts(b *Buffer) error {
 // resolves later), not by the call that submitted it; and the first launch
 // of a kernel awaits the browser's compiler, so it must come from a
 // goroutine, not a js.FuncOf callback (there it returns an error).
-func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Buffer) error {
+func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings ...gpu.Binding) error {
 	if d.launchRecent(id, k, workgroups, bindings) {
 		return nil
 	}

@@ -8,10 +8,6 @@ import (
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
-// SamplerKind is a sampler binding's type, WebGPU's
-// GPUSamplerBindingType: the front-end's [wgsl.SamplerKind].
-type SamplerKind = wgsl.SamplerKind
-
 // The sampler kinds.
 const (
 	SamplerFiltering    = wgsl.SamplerFiltering
@@ -125,6 +121,8 @@ type Sampler struct {
 	h    samplerHandle // written once; released under d.life's write lock
 
 	released atomic.Bool // set once, under d.life's write lock
+
+	slot Buffer // how a launch binds the sampler (see Buffer.sampler)
 }
 
 var _ gpu.Buffer = (*Sampler)(nil)
@@ -161,6 +159,7 @@ func (d *Device) NewSampler(desc SamplerDesc) (*Sampler, error) {
 		return nil, err
 	}
 	s := &Sampler{d: d, id: bufferIDs.Add(1), desc: desc, h: h}
+	s.slot = Buffer{d: d, id: s.id, users: map[*stream]struct{}{}, sampler: s}
 	d.mu.Lock()
 	d.samplers[s] = struct{}{}
 	d.mu.Unlock()
@@ -223,7 +222,9 @@ func (s *Sampler) Release() {
 	if d.closed.Load() || s.released.Swap(true) {
 		return
 	}
-	d.bufEpoch.Add(1) // every graph checks its bindings again
+	s.slot.flushUsers("Release") // errors belong to those streams' launches
+	d.bufEpoch.Add(1)            // every graph checks its bindings again
+	s.slot.retire()
 	d.mu.Lock()
 	delete(d.samplers, s)
 	d.mu.Unlock()

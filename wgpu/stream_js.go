@@ -27,10 +27,17 @@ type streamDriver struct {
 // newBindGroup creates the GPUBindGroup of key's group with bufs bound
 // and returns its index in the JS table. Called inside d.enter.
 func (d *Device) newBindGroup(op string, key bgKey, bufs []*Buffer) (ref int, err error) {
-	args := make([]any, 0, 1+2*key.n)
+	args := make([]any, 0, 1+3*key.n)
 	args = append(args, key.g.bgl)
 	for i := range key.n {
-		args = append(args, key.g.binds[i].Index, bufs[i].buf)
+		switch b := bufs[i]; {
+		case b.view != nil:
+			args = append(args, key.g.binds[i].Index, 1, b.view.view)
+		case b.sampler != nil:
+			args = append(args, key.g.binds[i].Index, 1, b.sampler.h)
+		default:
+			args = append(args, key.g.binds[i].Index, 0, b.buf)
+		}
 	}
 	catchJS(op, &err, func() { ref = d.rt.bindGroup.Invoke(args...).Int() })
 	return ref, err

@@ -15,11 +15,6 @@ import (
 // the checks above all, is here and in texture_view.go, sampler.go and
 // texture_transfer.go.
 
-// TexelFormat is a texture's format, as WebGPU and WGSL name it: the
-// front-end's [wgsl.TexelFormat], so that a binding and a texture share
-// one format type.
-type TexelFormat = wgsl.TexelFormat
-
 // The texture formats a [Texture] may have: WebGPU's core formats that are
 // not compressed, packed or stencil formats.
 const (
@@ -294,10 +289,8 @@ type Texture struct {
 
 	released atomic.Bool // set once, under d.life's write lock
 
-	mu     sync.Mutex                   // guards users, graphs and views
-	users  map[*stream]struct{}         // streams whose unsubmitted work binds the texture
-	graphs []*Graph                     // live graphs binding the texture (their replays' streams are users too)
-	views  [viewDimensions]*TextureView // the views made, by dimension; released with the texture
+	mu    sync.Mutex                   // guards views
+	views [viewDimensions]*TextureView // the views made, by dimension; released with the texture
 }
 
 // NewTexture creates a texture desc describes. It checks desc before the
@@ -325,7 +318,7 @@ func (d *Device) NewTexture(desc TextureDesc) (*Texture, error) {
 		return nil, err
 	}
 	d.texturesCreated.Add(1)
-	t := &Texture{d: d, id: bufferIDs.Add(1), desc: desc, tex: h, users: map[*stream]struct{}{}}
+	t := &Texture{d: d, id: bufferIDs.Add(1), desc: desc, tex: h}
 	d.mu.Lock()
 	d.textures[t] = struct{}{}
 	d.mu.Unlock()
@@ -431,28 +424,20 @@ func (t *Texture) needUsage(op string, u TextureUsage) error {
 	return nil
 }
 
-// flushUsers submits the pending work of every stream that binds t, so
+// flushUsers submits the pending work of every stream that binds one of
+// t's views (its launches, and the replays of graphs that bind it), so
 // that an upload, read-back or release is ordered after it. Called with
 // d.life read-locked (or write-locked, by Release).
 func (t *Texture) flushUsers(op string) error {
 	t.mu.Lock()
-	var inline [8]*stream
-	users := inline[:0]
-	for s := range t.users {
-		users = append(users, s)
-	}
-	for _, g := range t.graphs {
-		if s := g.pendingOn.Load(); s != nil {
-			users = append(users, s)
-		}
-	}
+	views := t.views
 	t.mu.Unlock()
 	var first error
-	for _, s := range users {
-		s.mu.Lock()
-		err := s.flushLocked(op)
-		s.mu.Unlock()
-		if err != nil && first == nil {
+	for _, v := range views {
+		if v == nil {
+			continue
+		}
+		if err := v.slot.flushUsers(op); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -481,6 +466,14 @@ func (t *Texture) Release() {
 	}
 	t.flushUsers("Release") // errors belong to those streams' launches; nothing to report here
 	d.bufEpoch.Add(1)       // every graph checks its bindings again
+	t.mu.Lock()
+	views := t.views
+	t.mu.Unlock()
+	for _, v := range views {
+		if v != nil {
+			v.slot.retire()
+		}
+	}
 	d.mu.Lock()
 	delete(d.textures, t)
 	d.mu.Unlock()
@@ -493,7 +486,6 @@ func (t *Texture) drop() {
 	t.mu.Lock()
 	views := t.views
 	t.views = [viewDimensions]*TextureView{}
-	t.graphs = nil
 	t.mu.Unlock()
 	for _, v := range views {
 		if v != nil {

@@ -5,10 +5,6 @@ import (
 	"github.com/streamgate/streamgate/wgpu/wgsl"
 )
 
-// ViewDimension is a texture view's dimension, as a binding declares it:
-// the front-end's [wgsl.ViewDimension].
-type ViewDimension = wgsl.ViewDimension
-
 // The view dimensions: WebGPU's GPUTextureViewDimension.
 const (
 	ViewDimension1D        = wgsl.View1D
@@ -36,6 +32,8 @@ type TextureView struct {
 	id   uint64        // written once: process-unique among buffers, textures, views and samplers
 	dim  ViewDimension // written once
 	view viewHandle    // written once; released with t, under d.life's write lock
+
+	slot Buffer // how a launch binds the view (see Buffer.view)
 }
 
 var _ gpu.Buffer = (*TextureView)(nil)
@@ -129,6 +127,7 @@ func (t *Texture) View(dim ViewDimension) (*TextureView, error) {
 		return v, nil
 	}
 	v = &TextureView{t: t, d: t.d, id: bufferIDs.Add(1), dim: dim, view: h}
+	v.slot = Buffer{d: t.d, id: v.id, users: map[*stream]struct{}{}, view: v}
 	t.views[dim] = v
 	return v, nil
 }
