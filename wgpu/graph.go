@@ -260,18 +260,16 @@ func (g *Graph) check(op string) error {
 	return nil
 }
 
-// checkBuffers checks every buffer of the graph: live, and not recycled
-// since the capture (a buffer TempBuffer handed out again is another
-// user's).
+// checkBuffers checks every binding of the graph: live (a buffer, a
+// view's texture, a sampler), and a buffer not recycled since the capture
+// (a buffer TempBuffer handed out again is another user's).
 func (g *Graph) checkBuffers(op string) error {
 	for _, gb := range g.buffers {
 		b := gb.b
 		var why string
 		switch {
-		case b.released.Load():
-			why = "buffer is released"
-		case b.recycled.Load():
-			why = "buffer is recycled"
+		case b.released.Load() || b.recycled.Load():
+			why = b.live(op).(*Error).Message
 		case b.gen.Load() != gb.gen:
 			why = "buffer was recycled since the capture (TempBuffer handed it out again)"
 		default:
