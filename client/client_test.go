@@ -230,3 +230,25 @@ func TestStatsCountOnlyLaunchesThatRan(t *testing.T) {
 	assert.Zero(t, gpu.FailedLaunches(fmt.Errorf("wrapped: %w", other), c.Stream().Stream))
 	assert.Equal(t, 1, gpu.FailedLaunches(errors.Join(errors.New("a"), fmt.Errorf("w: %w", other)), other.Stream))
 }
+
+// TestInMemoryTextureBindings: the in-memory service takes its texture
+// and sampler stand-ins as bindings, records them in order, and refuses
+// a released one and another service's.
+func TestInMemoryTextureBindings(t *testing.T) {
+	s := streamgatetest.NewService()
+	c := client.New(s)
+	tex, st, smp, buf := s.NewTexture(), s.NewStorageTexture(), s.NewSampler(), s.NewBuffer(16)
+	k := gpu.NewKernel("k", "k", "main")
+	require.NoError(t, c.Launch(k, [3]uint32{1, 1, 1}, tex, smp, st, buf))
+	require.NoError(t, c.Flush())
+	l := s.Submitted(c.Stream().Stream)
+	require.Len(t, l, 1)
+	kinds := make([]gpu.BindingKind, len(l[0].Bindings))
+	for i, b := range l[0].Bindings {
+		kinds[i] = gpu.KindOf(b)
+	}
+	assert.Equal(t, []gpu.BindingKind{gpu.KindTexture, gpu.KindSampler, gpu.KindStorageTexture, gpu.KindBuffer}, kinds)
+	smp.Release()
+	assert.ErrorContains(t, c.Launch(k, [3]uint32{1, 1, 1}, tex, smp), "binding 1: sampler is released")
+	assert.ErrorContains(t, c.Launch(k, [3]uint32{1, 1, 1}, streamgatetest.NewService().NewTexture()), "binding 0 is not a texture of this service")
+}

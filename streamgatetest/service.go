@@ -15,7 +15,7 @@ import (
 type Launch struct {
 	Kernel     *gpu.Kernel
 	Workgroups [3]uint32
-	Bindings   []gpu.Buffer
+	Bindings   []gpu.Binding
 }
 
 // Service is an in-memory [gpu.Service] for fast unit tests of code that
@@ -24,8 +24,10 @@ type Launch struct {
 // unless [Service.Fail] names it; a launch is recorded as pending on its
 // stream, and Flush, Sync and CloseStream move a stream's pending launches
 // to its submitted ones; a stream CloseStream closed stays closed (its
-// launches, replays and captures fail with gpu.ErrStreamClosed). Buffers come from [Service.NewBuffer]; a launch
-// binding any other buffer fails. Tests of real GPU work use [OpenDevice].
+// launches, replays and captures fail with gpu.ErrStreamClosed). Bindings
+// come from [Service.NewBuffer] (and, standing in for a device's texture
+// views and samplers, [Service.NewTexture], [Service.NewStorageTexture] and
+// [Service.NewSampler]); a launch binding any other fails. Tests of real GPU work use [OpenDevice].
 //
 // A Service is safe for concurrent use by multiple goroutines. The zero
 // value is not usable; use [NewService]. Compiled never blocks and never
@@ -70,6 +72,18 @@ func (s *Service) Fail(name string, err error) {
 
 // NewBuffer returns a buffer of this service.
 func (s *Service) NewBuffer(size uint64) *Buffer { return &Buffer{size: size, owner: s} }
+
+// NewTexture returns a texture view of this service, a binding of kind
+// gpu.KindTexture (its Size is 0).
+func (s *Service) NewTexture() *Buffer { return &Buffer{owner: s, kind: gpu.KindTexture} }
+
+// NewStorageTexture returns a storage texture view of this service, a
+// binding of kind gpu.KindStorageTexture.
+func (s *Service) NewStorageTexture() *Buffer { return &Buffer{owner: s, kind: gpu.KindStorageTexture} }
+
+// NewSampler returns a sampler of this service, a binding of kind
+// gpu.KindSampler.
+func (s *Service) NewSampler() *Buffer { return &Buffer{owner: s, kind: gpu.KindSampler} }
 
 // ServiceID implements gpu.Service.
 func (s *Service) ServiceID() gpu.ServiceID { return s.id }
@@ -131,7 +145,7 @@ func (s *Service) Precompile(ctx context.Context, ks []*gpu.Kernel) error {
 }
 
 // Launch implements gpu.Service: it compiles k and records the dispatch.
-func (s *Service) Launch(stream gpu.StreamID, k *gpu.Kernel, wg [3]uint32, bindings ...gpu.Buffer) error {
+func (s *Service) Launch(stream gpu.StreamID, k *gpu.Kernel, wg [3]uint32, bindings ...gpu.Binding) error {
 	if err := s.check(k, bindings); err != nil {
 		return err
 	}
@@ -140,7 +154,7 @@ func (s *Service) Launch(stream gpu.StreamID, k *gpu.Kernel, wg [3]uint32, bindi
 	if err := s.retiredLocked("launch", stream); err != nil {
 		return err
 	}
-	s.pending[stream] = append(s.pending[stream], Launch{Kernel: k, Workgroups: wg, Bindings: append([]gpu.Buffer(nil), bindings...)})
+	s.pending[stream] = append(s.pending[stream], Launch{Kernel: k, Workgroups: wg, Bindings: append([]gpu.Binding(nil), bindings...)})
 	return nil
 }
 
@@ -149,10 +163,10 @@ func (s *Service) check(k *gpu.Kernel, bindings []gpu.Buffer) error {
 	for i, b := range bindings {
 		fb, ok := b.(*Buffer)
 		if !ok || fb == nil || fb.owner != s {
-			return fmt.Errorf("streamgatetest: launch %v: binding %d is not a buffer of this service", k, i)
+			return fmt.Errorf("streamgatetest: launch %v: binding %d is not a %v of this service", k, i, gpu.KindOf(b))
 		}
 		if fb.released.Load() {
-			return fmt.Errorf("streamgatetest: launch %v: binding %d: buffer is released", k, i)
+			return fmt.Errorf("streamgatetest: launch %v: binding %d: %v is released", k, i, fb.kind)
 		}
 	}
 	return s.Compile(context.Background(), k)
@@ -255,10 +269,14 @@ func (s *Service) Syncs(stream gpu.StreamID) int {
 // Buffer is a buffer of a [Service]: a size and nothing else. It is safe
 // for concurrent use; a launch binding it after [Buffer.Release] fails.
 type Buffer struct {
-	size     uint64 // written once
+	size     uint64          // written once
+	kind     gpu.BindingKind // written once: a buffer, or a texture view or sampler standing in for one
 	owner    *Service
 	released atomic.Bool
 }
+
+// BindingKind implements gpu.Kinded: what the binding stands for.
+func (b *Buffer) BindingKind() gpu.BindingKind { return b.kind }
 
 // Release marks the buffer released: later launches, captures and replays
 // binding it fail. Releasing twice is harmless.

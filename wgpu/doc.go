@@ -112,13 +112,18 @@
 //
 // # Limitations
 //
-// Kernels bind buffers only (var<storage, read>, var<storage, read_write>,
-// var<uniform>), in any @group below maxBindGroups, numbered with gaps or
-// not: [Device.Launch] takes them in (group, binding) order of the bindings
-// the entry point statically uses. Textures, samplers and storage textures
-// are refused with an error naming the variable. Extensions the driver's
-// compiler predates (enable f16, subgroup operations) are refused as
-// [ErrorTypeUnsupported]; 64-bit types and float atomics are not WebGPU.
+// Kernels bind buffers (var<storage, read>, var<storage, read_write>,
+// var<uniform>), sampled and depth textures, write-only storage textures
+// and samplers, in any @group below maxBindGroups, numbered with gaps or
+// not: [Device.Launch] takes them — a [*Buffer], a [*TextureView] or a
+// [*Sampler] each — in (group, binding) order of the bindings the entry
+// point statically uses. Textures have one mip level and one sample.
+// Storage textures that are read (read, read_write) are refused on the
+// desktop as [ErrorTypeUnsupported] (wgpu-native 0.17 binds only
+// write-only ones) and accepted in a browser. Extensions the driver's
+// compiler predates (enable f16, subgroup operations, binding arrays, ray
+// queries) are refused as [ErrorTypeUnsupported]; 64-bit types and float
+// atomics are not WebGPU.
 //
 // # In a browser (GOOS=js GOARCH=wasm)
 //
