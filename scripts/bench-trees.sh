@@ -3,7 +3,10 @@
 # are streamgate binaries (go build -o … ./cmd/streamgate in each tree);
 # each round runs `bench -count 1` of the cases RUN with OLD, then with NEW
 # (the order alternating by round), and the table gives each case's median
-# ns/op over the rounds with its min–max, and NEW's median over OLD's.
+# ns/op over the rounds with its min–max, and NEW's median over OLD's; a
+# second table does the same for each case's ratio to its baseline in the
+# same run (the hand-written go-webgpu loop of a launch case), which the
+# machine's drift between runs does not move.
 # Usage: scripts/bench-trees.sh OLD NEW [ROUNDS] [RUN] [BENCHTIME]
 set -euo pipefail
 old=$1 new=$2 rounds=${3:-5}
@@ -18,7 +21,7 @@ for r in $(seq 1 "$rounds"); do
 		bin=$old
 		[ "$which" = new ] && bin=$new
 		"$bin" bench -count 1 -benchtime "$benchtime" -run "$run" -out "$out/o" 2>/dev/null |
-			awk -v w="$which" -F'|' '/^\| [A-Z][A-Za-z]+\// { gsub(/ /, "", $2); gsub(/ /, "", $3); print w, $2, $3 }' >> "$out/all"
+			awk -v w="$which" -F'|' '/^\| [A-Z][A-Za-z]+\// { gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $7); print w, $2, $3; if ($7 != "") print w, $2 "÷baseline", $7 }' >> "$out/all"
 	done
 done
 awk -v rounds="$rounds" '
@@ -34,7 +37,7 @@ END {
 			for (j = 1; j <= m; j++) { a[j] = v[s, k, j]; if (a[j] < lo) lo = a[j]; if (a[j] > hi) hi = a[j] }
 			md[s] = med(a, m); mn[s] = lo; mx[s] = hi
 		}
-		printf "| %s | %.1f (%.1f–%.1f) | %.1f (%.1f–%.1f) | %.3f |\n", k, md["old"], mn["old"], mx["old"], md["new"], mn["new"], mx["new"], md["new"] / md["old"]
+		printf "| %s | %.3g (%.3g–%.3g) | %.3g (%.3g–%.3g) | %.3f |\n", k, md["old"], mn["old"], mx["old"], md["new"], mn["new"], mx["new"], md["new"] / md["old"]
 	}
 	printf "\n%d rounds, old and new alternating\n", rounds
 }' "$out/all"

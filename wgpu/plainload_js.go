@@ -7,7 +7,7 @@ import (
 	"unsafe"
 )
 
-// Plain loads of atomics, for Launch's fast path in the page (recordRecent).
+// Plain loads of atomics, for Launch's fast path in the page (launchRecent).
 //
 // Go's wasm port runs every goroutine on one thread, and its atomics are
 // calls the compiler does not inline (internal/runtime/atomic marks them

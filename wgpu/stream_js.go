@@ -46,22 +46,11 @@ func (d *Device) newBindGroup(op string, key bgKey, bufs []*Buffer) (ref int, er
 // dropBindGroup drops a bind group that left the cache from the JS table.
 func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 
-// launchRecent records the launch a loop repeats on its flat path
-// (recordRecent) and reports whether it did; Launch makes any other in
-// full.
-func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) bool {
-	if k == nil || d == nil {
-		return false
-	}
-	e := loadPointer(&d.recent[kernelSlot(k)])
-	return e != nil && e.k == k && loadBool(&e.p.ok) && d.recordRecent(id, e.p, workgroups, bindings)
-}
-
-// recordRecent records the launch that a loop makes most: of a pipeline
-// found in its kernel slot, on the stream last recorded on, each of its
+// launchRecent records the launch that a loop makes most: of a pipeline
+// found in its kernel's slot, on the stream last recorded on, each of its
 // groups binding the buffers of one of the stream's recent bind groups.
 // It reports false, having recorded nothing, for any other launch, which
-// Launch then makes in full (launch), errors included.
+// Launch then makes in full, errors included.
 //
 // It is the browser's hot path, written flat: in the page every call
 // costs (Launch in full made 15 of them), so it makes one and none of
@@ -73,7 +62,15 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 // and not the device's life lock: Close marks every stream closed under
 // the stream's lock after it sets d.closed, so a launch that reads
 // d.closed false under the lock is discarded by Close as any pending one.
-func (d *Device) recordRecent(id gpu.StreamID, p *pipeline, workgroups [3]uint32, bindings []gpu.Buffer) bool {
+func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) bool {
+	if k == nil || d == nil {
+		return false
+	}
+	e := loadPointer(&d.recent[kernelSlot(k)])
+	if e == nil || e.k != k || !loadBool(&e.p.ok) {
+		return false
+	}
+	p := e.p
 	if lim := d.limits.MaxComputeWorkgroupsPerDimension; workgroups[0] > lim || workgroups[1] > lim || workgroups[2] > lim || len(bindings) != len(p.bindings) {
 		return false
 	}
