@@ -135,8 +135,9 @@ func TestCorpus(t *testing.T) {
 		valid, ran, entries, entriesRan          int
 		failures                                 []string
 		refusedHandles                           []string
+		handleFailures                           []string
 
-		handlesAccepted, handlesUnsupported, handleEntries, handleEntriesBinding int
+		handlesAccepted, handlesUnsupported, handleEntries, handleEntriesBinding, handleEntriesRan int
 	)
 	for _, m := range mods {
 		ok, buffersOnly, why := referenceAccepts(ctx, m.source, m.constants)
@@ -152,9 +153,9 @@ func TestCorpus(t *testing.T) {
 		}
 		if !buffersOnly {
 			handles++
-			// Checked and lowered, not launched: a launch binds buffers
-			// only so far. Accepted, or refused as Unsupported naming
-			// what the driver lacks; nothing else.
+			// Accepted, checked, lowered and launched with textures and
+			// samplers made to fit; or refused as Unsupported naming what
+			// the driver lacks; nothing else.
 			mi, err := wgpu.CheckModule(ctx, m.source, m.constants, d.Limits())
 			var we *wgpu.Error
 			switch {
@@ -165,6 +166,15 @@ func TestCorpus(t *testing.T) {
 						continue
 					}
 					handleEntries++
+					k := gpu.NewKernel(m.file, m.source, ep.Name).WithConstants(m.constants)
+					switch err := runCorpusEntry(ctx, d, k, ep); {
+					case err == nil:
+						handleEntriesRan++
+					case errors.Is(err, errNoResource):
+						t.Logf("%s: %s: %v", m.file, ep.Name, err)
+					default:
+						handleFailures = append(handleFailures, fmt.Sprintf("%s: %s: %v", m.file, ep.Name, err))
+					}
 					for _, b := range ep.Bindings {
 						if !b.Type.IsBuffer() {
 							handleEntriesBinding++
@@ -225,8 +235,11 @@ func TestCorpus(t *testing.T) {
 	if ran*100 < valid*97 {
 		t.Errorf("%d of %d valid buffer-only modules compile and launch, want at least 97%%", ran, valid)
 	}
-	t.Logf("corpus: of the %d modules that bind textures or samplers, %d check and lower (%d compute entry points, %d of them binding a texture or sampler), %d are refused as Unsupported (binding arrays, ray queries, read or read_write storage textures, f16, subgroups)",
-		handles, handlesAccepted, handleEntries, handleEntriesBinding, handlesUnsupported)
+	t.Logf("corpus: of the %d modules that bind textures or samplers, %d check and lower (%d compute entry points, %d of them binding a texture or sampler; %d launch and run), %d are refused as Unsupported (binding arrays, ray queries, read or read_write storage textures, f16, subgroups)",
+		handles, handlesAccepted, handleEntries, handleEntriesBinding, handleEntriesRan, handlesUnsupported)
+	for _, f := range handleFailures {
+		t.Errorf("an entry point binding textures or samplers that the driver accepts did not run: %s", f)
+	}
 	for _, r := range refusedHandles {
 		t.Errorf("a module with textures or samplers that a current compiler accepts was refused other than as Unsupported: %s", r)
 	}
@@ -240,15 +253,26 @@ func runCorpusEntry(ctx context.Context, d *wgpu.Device, k *gpu.Kernel, ep wgpu.
 		return fmt.Errorf("Compile: %w", err)
 	}
 	bufs := make([]gpu.Buffer, len(ep.Bindings))
+	var releases []func()
 	defer func() {
-		for _, b := range bufs {
-			if b != nil {
-				b.(*wgpu.Buffer).Release()
-			}
+		for _, r := range releases {
+			r()
 		}
 	}()
-	short := -1
+	short, wrongView := -1, -1
 	for i, b := range ep.Bindings {
+		if !b.Type.IsBuffer() {
+			r, release, err := corpusResource(d, b)
+			if err != nil {
+				return err
+			}
+			bufs[i] = r
+			releases = append(releases, release)
+			if wrongView < 0 && b.Type == wgpu.BindingTexture {
+				wrongView = i
+			}
+			continue
+		}
 		size := (b.MinSize + 3) &^ 3
 		usage := wgpu.BufferUsageStorage | wgpu.BufferUsageCopyDst | wgpu.BufferUsageCopySrc
 		if b.Type == wgpu.BindingUniform {
@@ -259,6 +283,7 @@ func runCorpusEntry(ctx context.Context, d *wgpu.Device, k *gpu.Kernel, ep wgpu.
 			return fmt.Errorf("NewBuffer(%d) for %s: %w", size, b, err)
 		}
 		bufs[i] = nb
+		releases = append(releases, nb.Release)
 		if short < 0 && b.MinSize > 4 && b.MinSize%4 == 0 {
 			short = i
 		}
@@ -272,6 +297,26 @@ func runCorpusEntry(ctx context.Context, d *wgpu.Device, k *gpu.Kernel, ep wgpu.
 	defer cancel()
 	if err := d.Sync(sctx, stream); err != nil {
 		return fmt.Errorf("Sync: %w", err)
+	}
+	if wrongView >= 0 {
+		// A view of another dimension is refused, naming the binding.
+		b := ep.Bindings[wrongView]
+		other := wgpu.ViewDimension2D
+		if b.Texture.View == wgpu.ViewDimension2D {
+			other = wgpu.ViewDimension2DArray
+		}
+		wrong, release, err := corpusResource(d, wgpu.Binding{Type: b.Type, Texture: wgpu.TextureBinding{View: other, Sample: b.Texture.Sample}})
+		if err != nil {
+			return err
+		}
+		defer release()
+		wrongBufs := append([]gpu.Buffer(nil), bufs...)
+		wrongBufs[wrongView] = wrong
+		err = d.Launch(stream, k, [3]uint32{1, 1, 1}, wrongBufs...)
+		var we *wgpu.Error
+		if !errors.As(err, &we) || we.Type != wgpu.ErrorTypeValidation || !strings.Contains(err.Error(), b.String()) {
+			return fmt.Errorf("Launch with a %v view for %s = %v, want a Validation error naming it", other, b, err)
+		}
 	}
 	if short < 0 {
 		return nil
@@ -290,6 +335,76 @@ func runCorpusEntry(ctx context.Context, d *wgpu.Device, k *gpu.Kernel, ep wgpu.
 		return fmt.Errorf("Launch with %s 4 bytes short = %v, want a Validation error naming it", b, err)
 	}
 	return nil
+}
+
+// errNoResource marks an entry point whose bindings this device cannot
+// make (a multisampled texture, a storage format it lacks): skipped, not
+// failed.
+var errNoResource = errors.New("no resource for a binding")
+
+// corpusResource makes a texture view or sampler that fits binding b:
+// a 4-texel-wide texture of b's dimension in a format of its sample type
+// (rgba8unorm filterable, r32float unfilterable, depth32float, r32sint,
+// r32uint) or of a storage binding's format, or a sampler of b's kind.
+func corpusResource(d *wgpu.Device, b wgpu.Binding) (gpu.Buffer, func(), error) {
+	if b.Type == wgpu.BindingSampler {
+		desc := wgpu.SamplerDesc{}
+		switch b.Sampler {
+		case wgpu.SamplerComparison:
+			desc.Compare = wgpu.CompareFunctionLess
+		case wgpu.SamplerFiltering:
+			desc.MinFilter, desc.MagFilter = wgpu.FilterModeLinear, wgpu.FilterModeLinear
+		}
+		s, err := d.NewSampler(desc)
+		if err != nil {
+			return nil, nil, fmt.Errorf("NewSampler for %s: %w", b, err)
+		}
+		return s, s.Release, nil
+	}
+	tb := b.Texture
+	if tb.Multisampled {
+		return nil, nil, fmt.Errorf("%w: %s is multisampled", errNoResource, b)
+	}
+	desc := wgpu.TextureDesc{Width: 4, Height: 4, DepthOrArrayLayers: 1, Usage: wgpu.TextureUsageTextureBinding | wgpu.TextureUsageCopyDst}
+	switch tb.View {
+	case wgpu.ViewDimension1D:
+		desc.Dimension, desc.Height = wgpu.TextureDimension1D, 1
+	case wgpu.ViewDimension2DArray:
+		desc.DepthOrArrayLayers = 2
+	case wgpu.ViewDimensionCube:
+		desc.DepthOrArrayLayers = 6
+	case wgpu.ViewDimensionCubeArray:
+		desc.DepthOrArrayLayers = 12
+	case wgpu.ViewDimension3D:
+		desc.Dimension, desc.DepthOrArrayLayers = wgpu.TextureDimension3D, 4
+	}
+	switch {
+	case b.Type == wgpu.BindingStorageTexture:
+		desc.Format, desc.Usage = tb.Format, wgpu.TextureUsageStorageBinding|wgpu.TextureUsageCopySrc
+		if !d.TextureFormatSupported(desc.Format, desc.Usage) {
+			return nil, nil, fmt.Errorf("%w: the device has no %v storage texture for %s", errNoResource, desc.Format, b)
+		}
+	case tb.Sample == wgpu.SampleTypeDepth:
+		desc.Format, desc.Usage = wgpu.FormatDepth32Float, wgpu.TextureUsageTextureBinding
+	case tb.Sample == wgpu.SampleTypeUnfilterableFloat:
+		desc.Format = wgpu.FormatR32Float
+	case tb.Sample == wgpu.SampleTypeSint:
+		desc.Format = wgpu.FormatR32Sint
+	case tb.Sample == wgpu.SampleTypeUint:
+		desc.Format = wgpu.FormatR32Uint
+	default:
+		desc.Format = wgpu.FormatRGBA8Unorm
+	}
+	t, err := d.NewTexture(desc)
+	if err != nil {
+		return nil, nil, fmt.Errorf("NewTexture(%+v) for %s: %w", desc, b, err)
+	}
+	v, err := t.View(tb.View)
+	if err != nil {
+		t.Release()
+		return nil, nil, fmt.Errorf("View(%v) for %s: %w", tb.View, b, err)
+	}
+	return v, t.Release, nil
 }
 
 func firstLine(s string) string {

@@ -47,6 +47,20 @@ type (
 	SamplerKind = wgsl.SamplerKind
 )
 
+// The sample types a sampled texture binding reads (its Texture.Sample),
+// and the access of a storage texture binding (its Texture.Access).
+const (
+	SampleTypeFloat             = wgsl.SampleFloat
+	SampleTypeUnfilterableFloat = wgsl.SampleUnfilterableFloat
+	SampleTypeDepth             = wgsl.SampleDepth
+	SampleTypeSint              = wgsl.SampleSint
+	SampleTypeUint              = wgsl.SampleUint
+
+	StorageAccessWrite     = wgsl.AccessWrite
+	StorageAccessRead      = wgsl.AccessRead
+	StorageAccessReadWrite = wgsl.AccessReadWrite
+)
+
 // Binding is one binding of a kernel's entry point: @group(Group)
 // @binding(Index), a buffer, a texture, a storage texture or a sampler.
 type Binding struct {

@@ -44,8 +44,10 @@ func (e *UnsupportedError) Error() string { return e.Pos + ": " + e.Msg }
 //     line and column in source.
 //  2. Array values indexed by a non-constant are indexed through variables
 //     ([IndexThroughVars]).
-//  3. The packed 4x8-bit integer built-ins the module calls get polyfills.
-//  4. The [Map] from the result's positions to the user's is made from
+//  3. textureLoad's level, array index and sample index are i32
+//     ([textureLoadI32]), as the driver's compiler takes them.
+//  4. The packed 4x8-bit integer built-ins the module calls get polyfills.
+//  5. The [Map] from the result's positions to the user's is made from
 //     the declarations both trees name alike.
 //
 // A module no pass changes comes back byte for byte. Any other error is the
@@ -63,6 +65,9 @@ func forDriver(user *wgsl.File, source, out string) (*Result, error) {
 		return nil, err
 	}
 	changed := indexThroughVars(f)
+	if textureLoadI32(f) {
+		changed = true
+	}
 	// Last: the polyfills' trees are shared and no pass may rewrite them.
 	if addPolyfills(f) {
 		changed = true
