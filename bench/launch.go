@@ -177,6 +177,10 @@ var (
 //     baseline, ExecutedLaunch's own); kernels=1 and 3 as ExecutedLaunch's
 //     DiscardedReplay/impl=client/launches=50: a replay of a
 //     50-launch graph under ProcessCompile, per replay.
+//   - TextureLaunch/bindings=2: an executed launch of a kernel binding a
+//     texture and a buffer (impl=texture-buffer) against one binding two
+//     buffers (impl=two-buffers, the baseline), through the device, timed
+//     as ExecutedLaunch is (see textureCases).
 //   - DiscardedLaunch/impl=client-wgpu: a discarded launch of a compiled
 //     kernel under ProcessCompile, the mode read and the compile-cache hit
 //     (allocating nothing); k=0 takes the registry's fast
@@ -248,6 +252,7 @@ func LaunchSuite(e *LaunchEnv) []Case {
 			replay("raw-one-pass", e.executedRaw),
 		)
 	}
+	cs = append(cs, textureCases(e)...)
 	cs = append(cs, Case{Thing: "DiscardedReplay", Impl: "client", Key: "launches", Value: strconv.Itoa(discardGraphLen), F: e.discardedReplay})
 	for _, k := range []int{0, 1} {
 		cs = append(cs, Case{Thing: "DiscardedLaunch", Impl: "client-wgpu", Key: "k", Value: strconv.Itoa(k),

@@ -32,6 +32,7 @@ func BenchmarkExecutedLaunch(b *testing.B)   { runLaunch(b, "ExecutedLaunch") }
 func BenchmarkDiscardedLaunch(b *testing.B)  { runLaunch(b, "DiscardedLaunch") }
 func BenchmarkReplay(b *testing.B)           { runLaunch(b, "Replay") }
 func BenchmarkDiscardedReplay(b *testing.B)  { runLaunch(b, "DiscardedReplay") }
+func BenchmarkTextureLaunch(b *testing.B)    { runLaunch(b, "TextureLaunch") }
 func BenchmarkLaunchThroughput(b *testing.B) { runLaunch(b, "LaunchThroughput") }
 func BenchmarkCompile(b *testing.B)          { runLaunch(b, "Compile") }
 func BenchmarkWarmupCompile(b *testing.B)    { runLaunch(b, "WarmupCompile") }
