@@ -168,6 +168,8 @@ func (b *Buffer) live(op string) error {
 		return newError(op, ErrorTypeInvalidArgument, "sampler is released")
 	case b.released.Load():
 		return newError(op, ErrorTypeInvalidArgument, "buffer is released")
+	case b.recycled.Load() && b.view != nil:
+		return newError(op, ErrorTypeInvalidArgument, "texture is recycled (Device.TempTexture has not handed it out again)")
 	case b.recycled.Load():
 		return newError(op, ErrorTypeInvalidArgument, "buffer is recycled (Device.TempBuffer has not handed it out again)")
 	}

@@ -96,7 +96,7 @@ type Device struct {
 	stageMu      sync.Mutex  // guards staging
 	staging      stagingPool // guarded by stageMu: idle and draining staging buffers (staging.go)
 	poolMu       sync.Mutex  // guards temp
-	temp         tempPool    // guarded by poolMu: recycled buffers for TempBuffer (pool.go)
+	temp         tempPool    // guarded by poolMu: recycled buffers and textures for TempBuffer and TempTexture (pool.go)
 
 	// The live textures and samplers (texture.go, sampler.go), guarded by
 	// mu, and how many textures NewTexture created.
@@ -151,6 +151,7 @@ func newDevice(opts Options, info AdapterInfo, limits Limits) *Device {
 	d.staging.all = map[*staging]struct{}{}
 	d.staging.limit = poolLimit(opts.StagingPoolBytes, DefaultStagingPoolBytes)
 	d.temp.free = map[tempKey][]tempEntry{}
+	d.temp.textures = map[TextureDesc][]texEntry{}
 	d.temp.limit = poolLimit(opts.TempPoolBytes, DefaultTempPoolBytes)
 	if d.maxBatch <= 0 {
 		d.maxBatch = DefaultMaxBatch

@@ -270,6 +270,8 @@ func (g *Graph) checkBuffers(op string) error {
 		switch {
 		case b.released.Load() || b.recycled.Load():
 			why = b.live(op).(*Error).Message
+		case b.gen.Load() != gb.gen && b.view != nil:
+			why = "texture was recycled since the capture (TempTexture handed it out again)"
 		case b.gen.Load() != gb.gen:
 			why = "buffer was recycled since the capture (TempBuffer handed it out again)"
 		default:

@@ -17,7 +17,8 @@ type tempEntry struct {
 // tempPool holds a device's recycled buffers. All fields are guarded by
 // Device.poolMu.
 type tempPool struct {
-	free    map[tempKey][]tempEntry
+	free     map[tempKey][]tempEntry
+	textures map[TextureDesc][]texEntry // recycled textures for TempTexture (texture_pool.go)
 	held    uint64 // bytes of the buffers in free
 	n       int    // buffers in free
 	limit   uint64
@@ -180,6 +181,14 @@ func (d *Device) closeTemp() {
 			}
 		}
 		delete(p.free, k)
+	}
+	for k, list := range p.textures {
+		for _, e := range list {
+			if e.waiting {
+				e.done.abandon()
+			}
+		}
+		delete(p.textures, k)
 	}
 	p.held, p.n, p.waiting = 0, 0, 0
 }

@@ -288,6 +288,7 @@ type Texture struct {
 	tex  texHandle   // written once; released under d.life's write lock
 
 	released atomic.Bool // set once, under d.life's write lock
+	recycled atomic.Bool // set while the texture waits in the device's TempTexture pool
 
 	mu    sync.Mutex                   // guards views
 	views [viewDimensions]*TextureView // the views made, by dimension; released with the texture
@@ -410,8 +411,11 @@ func (t *Texture) enter(op string) (leave func(), err error) {
 
 // live checks that t is not released. Called inside d.enter.
 func (t *Texture) live(op string) error {
-	if t.released.Load() {
+	switch {
+	case t.released.Load():
 		return newError(op, ErrorTypeInvalidArgument, "texture is released")
+	case t.recycled.Load():
+		return newError(op, ErrorTypeInvalidArgument, "texture is recycled (Device.TempTexture has not handed it out again)")
 	}
 	return nil
 }

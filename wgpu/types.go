@@ -47,10 +47,10 @@ type Stats struct {
 	// StagingHeld and StagingBytesHeld are the idle staging buffers kept.
 	StagingHeld      int
 	StagingBytesHeld uint64
-	// TempHits and TempMisses count TempBuffer calls that reused a
+	// TempHits and TempMisses count TempBuffer (and TempTexture) calls that reused a
 	// recycled buffer and that made a new one.
 	TempHits, TempMisses int64
-	// TempHeld and TempBytesHeld are the recycled buffers kept;
+	// TempHeld and TempBytesHeld are the recycled buffers (and textures) kept;
 	// TempWaiting of them wait for the queue to finish their last use.
 	TempHeld      int
 	TempBytesHeld uint64

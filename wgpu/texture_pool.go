@@ -1,0 +1,162 @@
+package wgpu
+
+// texEntry is a recycled texture and the word the queue sets once the
+// work submitted before its recycling is done.
+type texEntry struct {
+	t       *Texture
+	done    statusWord
+	waiting bool // done not yet seen set (and not yet freed)
+}
+
+// textureBytes is the memory a texture of desc holds.
+func textureBytes(desc TextureDesc) uint64 {
+	return uint64(desc.Width) * uint64(desc.Height) * uint64(desc.DepthOrArrayLayers) * uint64(desc.Format.BytesPerTexel())
+}
+
+// TempTexture returns a texture of desc (checked as [Device.NewTexture]
+// checks it) for transient use: one [Texture.Recycle] handed back, of
+// exactly that description, once the queue has finished all the work
+// submitted before it was recycled, or else a new one. Its contents are
+// undefined (those of its last use). It shares [Device.TempBuffer]'s pool,
+// its byte limit ([Options].TempPoolBytes) and its counts in [Stats], and
+// keeps its rule: a launch recorded before the Recycle never sees the next
+// user's writes, and TempTexture never waits for the queue (until the
+// work is done it makes a new texture instead).
+func (d *Device) TempTexture(desc TextureDesc) (*Texture, error) {
+	const op = "TempTexture"
+	if d == nil {
+		return nil, nilDeviceError(op)
+	}
+	leave, err := d.enter(op)
+	if err != nil {
+		return nil, err
+	}
+	desc, err = d.checkTextureDesc(op, desc)
+	leave()
+	if err != nil {
+		return nil, err
+	}
+	for try := 0; ; try++ {
+		t, waiting, err := d.takeTempTexture(op, desc)
+		if err != nil || t != nil {
+			return t, err
+		}
+		if !waiting || try > 0 {
+			break
+		}
+		if err := d.poll(op, false); err != nil { // let the queue report finished work
+			return nil, err
+		}
+	}
+	d.poolMu.Lock()
+	d.temp.misses++
+	d.poolMu.Unlock()
+	return d.NewTexture(desc)
+}
+
+// takeTempTexture takes a ready texture of desc from the pool; waiting
+// reports whether one is there but not yet ready.
+func (d *Device) takeTempTexture(op string, desc TextureDesc) (t *Texture, waiting bool, err error) {
+	leave, err := d.enter(op)
+	if err != nil {
+		return nil, false, err
+	}
+	defer leave()
+	d.poolMu.Lock()
+	defer d.poolMu.Unlock()
+	p := &d.temp
+	list := p.textures[desc]
+	for i := 0; i < len(list); i++ {
+		e := &list[i]
+		if e.waiting {
+			if e.done.load() == 0 {
+				waiting = true
+				continue
+			}
+			e.done.free()
+			e.waiting = false
+			p.waiting--
+		}
+		t = e.t
+		list[i] = list[len(list)-1]
+		list[len(list)-1] = texEntry{}
+		list = list[:len(list)-1]
+		p.textures[desc] = list
+		p.held -= textureBytes(desc)
+		p.n--
+		if t.released.Load() { // released while pooled: forget it
+			t = nil
+			i--
+			continue
+		}
+		p.hits++
+		t.setRecycled(false)
+		return t, false, nil
+	}
+	return nil, waiting, nil
+}
+
+// Recycle hands t back to its device's pool for [Device.TempTexture] to
+// reuse, once the work submitted so far is done; t and its views must not
+// be used after (uploads, read-backs and launches binding its views
+// return an error until TempTexture hands it out again). Recycle first
+// submits the pending launches of the streams that bind it. When the pool
+// already holds its byte limit, t is released instead. Recycling a nil,
+// released or recycled texture, or one of a closed device, does nothing.
+func (t *Texture) Recycle() {
+	if t == nil {
+		return
+	}
+	if !t.d.recycleTexture(t) {
+		t.Release()
+	}
+}
+
+// recycleTexture puts t in the pool; false when the pool is full or
+// closed and t must be released instead.
+func (d *Device) recycleTexture(t *Texture) (handled bool) {
+	const op = "Recycle"
+	leave, err := d.enter(op)
+	if err != nil {
+		return true
+	}
+	defer leave()
+	if t.released.Load() || t.recycled.Load() {
+		return true
+	}
+	t.setRecycled(true)
+	d.bufEpoch.Add(1) // every graph checks its bindings again
+	t.flushUsers(op)  // errors belong to those streams' launches
+	d.poolMu.Lock()
+	defer d.poolMu.Unlock()
+	p := &d.temp
+	size := textureBytes(t.desc)
+	if p.closed || p.held+size > p.limit {
+		t.setRecycled(false)
+		return false
+	}
+	p.textures[t.desc] = append(p.textures[t.desc], texEntry{t: t, done: d.reuseSignal(), waiting: true})
+	p.held += size
+	p.n++
+	p.waiting++
+	return true
+}
+
+// setRecycled marks t and its views' slots recycled (a launch binding one
+// is refused; a graph that binds one is stale once it is handed out
+// again), or handed out again.
+func (t *Texture) setRecycled(on bool) {
+	t.recycled.Store(on)
+	t.mu.Lock()
+	views := t.views
+	t.mu.Unlock()
+	for _, v := range views {
+		if v == nil {
+			continue
+		}
+		if on {
+			v.slot.gen.Add(1)
+		}
+		v.slot.recycled.Store(on)
+	}
+}
