@@ -19,13 +19,13 @@ type tempEntry struct {
 type tempPool struct {
 	free     map[tempKey][]tempEntry
 	textures map[TextureDesc][]texEntry // recycled textures for TempTexture (texture_pool.go)
-	held    uint64 // bytes of the buffers in free
-	n       int    // buffers in free
-	limit   uint64
-	hits    int64
-	misses  int64
-	closed  bool
-	waiting int // entries in free with waiting set
+	held     uint64                     // bytes of the buffers in free
+	n        int                        // buffers in free
+	limit    uint64
+	hits     int64
+	misses   int64
+	closed   bool
+	waiting  int // entries in free with waiting set
 }
 
 // TempBuffer returns a buffer of size bytes and the given usage (0 means
