@@ -116,7 +116,10 @@ type benchDocUpdate struct {
 // benchmark of which -run selected a part, or one with a failed case,
 // keeps its section as it was, and is listed in skipped. A benchmark
 // with no section gets one at the end of the file, under a heading of its
-// name. The file is replaced whole (a new file renamed over it).
+// name. A headline section, where the file has one, is rewritten from the
+// headline table: the rows whose two cases ran in full get this run's
+// figures, the others keep theirs. The file is replaced whole (a new file
+// renamed over it).
 func updateDoc(path string, run docRun, results []*result, suite map[string]int, launch map[string]bool) (benchDocUpdate, error) {
 	var up benchDocUpdate
 	src, err := os.ReadFile(path)
@@ -164,6 +167,13 @@ func updateDoc(path string, run docRun, results []*result, suite map[string]int,
 		}
 		up.added = append(up.added, thing)
 		fmt.Fprintf(&appended, "\n## %s\n\n%s", thing, b.String())
+	}
+	if s, ok := sections[headlineSection]; ok {
+		var b strings.Builder
+		if n := writeHeadline(&b, parseHeadline(lines[s.begin+1:s.end]), results); n > 0 {
+			replaced[s.begin] = strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+			up.refreshed = append(up.refreshed, fmt.Sprintf("%s (%d of its %d rows of cases)", headlineSection, n, headlineCaseRows()))
+		}
 	}
 	if len(up.refreshed) == 0 {
 		return up, nil
