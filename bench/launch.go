@@ -59,6 +59,11 @@ type LaunchEnv struct {
 	variants [rawwgpu.Variants]*gpu.Kernel
 	bufs     [rawwgpu.Variants]*wgpu.Buffer
 
+	// floor is the C floor (floor.go), built and started by the first
+	// Floor case; floorErr is why it could not be, for every later one.
+	floor    *cFloor
+	floorErr error
+
 	model  *modelEnv  // the ModelStep cases' decoder, made by the first
 	decode *decodeEnv // the Decode cases' generator, made by the first
 }
@@ -120,6 +125,10 @@ func (e *LaunchEnv) Device() *wgpu.Device { return e.dev }
 
 // Close releases both devices.
 func (e *LaunchEnv) Close() {
+	if e.floor != nil {
+		e.floor.Close()
+		e.floor = nil
+	}
 	if e.model != nil {
 		e.model.release()
 		e.model = nil
@@ -175,7 +184,14 @@ var (
 //     ExecutedLaunch is (the replays and the flush, not the submit's wait),
 //     against hand-written one-pass dispatches (impl=raw-one-pass, the
 //     baseline, ExecutedLaunch's own); kernels=1 and 3 as ExecutedLaunch's
-//     DiscardedReplay/impl=client/launches=50: a replay of a
+//   - Floor/impl=c: ExecutedLaunch's and Replay's loop written in C
+//     against the same static wgpu-native (bench/cfloor/floor.c, built
+//     with the system C compiler on first use and run as a child process),
+//     with no Go and no cgo on the path: the driver's floor, which the
+//     headline divides the client's cases by. kernels=1 sets the pipeline
+//     and the bind group once per pass; kernels=3 sets them before every
+//     dispatch, in turn. Its ns/op is the child's timed part, per dispatch.
+//   - DiscardedReplay/impl=client/launches=50: a replay of a
 //     50-launch graph under ProcessCompile, per replay.
 //   - TextureLaunch/bindings=2: an executed launch of a kernel binding a
 //     texture and a buffer (impl=texture-buffer) against one binding two
@@ -251,6 +267,10 @@ func LaunchSuite(e *LaunchEnv) []Case {
 			replay("client-replay", e.replayClient),
 			replay("raw-one-pass", e.executedRaw),
 		)
+	}
+	for _, k := range []int{1, rawwgpu.Variants} {
+		cs = append(cs, Case{Thing: "Floor", Impl: "c", Key: "kernels", Value: strconv.Itoa(k),
+			F: func(b *testing.B) { e.floorC(b, k) }})
 	}
 	cs = append(cs, textureCases(e)...)
 	cs = append(cs, Case{Thing: "DiscardedReplay", Impl: "client", Key: "launches", Value: strconv.Itoa(discardGraphLen), F: e.discardedReplay})
@@ -407,6 +427,36 @@ func (e *LaunchEnv) executedRaw(b *testing.B, alternate int) {
 		launch,
 		func() error { return p.SubmitNoWait() },
 		func() error { e.raw.Wait(); return nil })
+}
+
+// floorC runs b.N dispatches of the C floor over kernels pipelines, in
+// passes of recordChunk as ExecutedLaunch records them, and reports the
+// child's timed nanoseconds per dispatch as ns/op (the wall time, which
+// also holds the GPU's waits and the pipe, only sizes b.N).
+func (e *LaunchEnv) floorC(b *testing.B, kernels int) {
+	if e.floor == nil && e.floorErr == nil {
+		src := make([]string, rawwgpu.Variants)
+		for i := range src {
+			src[i] = launchWGSL + rawwgpu.VariantSuffix(i)
+		}
+		e.floor, e.floorErr = startFloor(src, recordChunk)
+		for _, k := range []int{1, rawwgpu.Variants} { // warm up both loops
+			if e.floorErr == nil {
+				_, e.floorErr = e.floor.Run(k, 3*recordChunk)
+			}
+		}
+	}
+	if e.floorErr != nil {
+		fatalf(b, "%v", e.floorErr)
+	}
+	b.ResetTimer()
+	ns, err := e.floor.Run(kernels, b.N)
+	b.StopTimer()
+	if err != nil {
+		fatalf(b, "%v", err)
+	}
+	b.ReportMetric(float64(ns)/float64(b.N), "ns/op")
+	b.ReportMetric(float64(b.N)/(float64(ns)/1e9), "launches/s")
 }
 
 // replayGraphLen is how many launches the Replay cases' graph holds: a

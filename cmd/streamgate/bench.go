@@ -176,7 +176,15 @@ func (r *result) settle() {
 	r.r = sorted[len(sorted)/2]
 }
 
-func nsOf(b testing.BenchmarkResult) float64 { return float64(b.T.Nanoseconds()) / float64(b.N) }
+// nsOf returns b's ns/op: the one the case reported, where it reported one
+// (a case timed outside the process, as Floor's C loop is), else the timed
+// interval over b.N.
+func nsOf(b testing.BenchmarkResult) float64 {
+	if ns, ok := b.Extra["ns/op"]; ok {
+		return ns
+	}
+	return float64(b.T.Nanoseconds()) / float64(b.N)
+}
 
 // spread returns the min and max ns/op over the rounds.
 func (r result) spread() (lo, hi float64) {
@@ -195,7 +203,7 @@ func (r result) name() string {
 	return fmt.Sprintf("%s-%d", r.Name(), r.procs)
 }
 
-func (r result) nsPerOp() float64 { return float64(r.r.T.Nanoseconds()) / float64(r.r.N) }
+func (r result) nsPerOp() float64 { return nsOf(r.r) }
 
 // setBenchtime makes testing.Benchmark run for d (go test's -benchtime
 // syntax), returning the function that restores the previous value.
@@ -472,6 +480,9 @@ func writeTable(w io.Writer, results []*result) {
 		}
 		var metrics []string
 		for _, unit := range slices.Sorted(maps.Keys(r.r.Extra)) {
+			if unit == "ns/op" {
+				continue // the ns/op column
+			}
 			if !isRedundant(unit, r.r.Extra[unit], r.nsPerOp()) {
 				metrics = append(metrics, fmt.Sprintf("%s %s", formatRate(r.r.Extra[unit]), unit))
 			}
