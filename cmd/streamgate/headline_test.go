@@ -115,8 +115,8 @@ func TestHeadlineRefresh(t *testing.T) {
 	perCPU := func(thing, impl, k string) bench.Case {
 		return bench.Case{Thing: thing, Impl: impl, Key: "k", Value: k, Baseline: "seed", PerCPU: true}
 	}
-	launch := func(impl string) bench.Case {
-		return bench.Case{Thing: "Replay", Impl: impl, Key: "kernels", Value: "1", Baseline: "raw-one-pass"}
+	launch := func(thing, impl string) bench.Case {
+		return bench.Case{Thing: thing, Impl: impl, Key: "kernels", Value: "1"}
 	}
 	results := []*result{
 		// The 8-overrides read row: two readers ran, and one, which the
@@ -128,21 +128,21 @@ func TestHeadlineRefresh(t *testing.T) {
 		// Set+Release, slower: not bold.
 		roundsResult(perCPU("SetRelease", "registry", "8"), 2, 400, 500, 450),
 		roundsResult(perCPU("SetRelease", "seed", "8"), 2, 150, 140, 160),
-		// The 64-overrides row: its baseline did not run.
+		// The 64-overrides read (no row): its baseline did not run.
 		roundsResult(perCPU("Mode", "registry", "64"), 2, 1, 1, 1),
-		// Replay kernels=1: its baseline failed.
-		roundsResult(launch("client-replay"), 2, 400, 400, 400),
-		{Case: launch("raw-one-pass"), procs: 2, failed: true},
+		// Replay kernels=1: its baseline, the C floor, failed.
+		roundsResult(launch("Replay", "client-replay"), 2, 400, 400, 400),
+		{Case: launch("Floor", "c"), procs: 2, failed: true},
 	}
 	suite := map[string]int{}
 	for _, c := range append(bench.RegistrySuite(), bench.LaunchSuite(nil)...) {
 		suite[c.Thing]++
 	}
-	run := docRun{cfg: benchConfig{benchtime: "1x", count: 3, cpus: []int{1, 2}, run: regexp.MustCompile("^(Mode|SetRelease|Replay)/")}, date: time.Now()}
-	up, err := updateDoc(path, run, results, suite, map[string]bool{"Replay": true})
+	run := docRun{cfg: benchConfig{benchtime: "1x", count: 3, cpus: []int{1, 2}, run: regexp.MustCompile("^(Mode|SetRelease|Replay|Floor)/")}, date: time.Now()}
+	up, err := updateDoc(path, run, results, suite, map[string]bool{"Replay": true, "Floor": true})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"Headline (2 of its 9 rows of cases)"}, up.refreshed)
-	assert.Len(t, up.skipped, 3, "Mode, SetRelease and Replay ran in part")
+	assert.Len(t, up.skipped, 4, "Mode, SetRelease and Replay ran in part, Floor failed")
 
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -171,7 +171,7 @@ func TestHeadlineRefresh(t *testing.T) {
 	// A row the previous table lacks, not run, has no figures yet.
 	var w strings.Builder
 	writeHeadline(&w, nil, nil)
-	assert.Contains(t, w.String(), "| the same, 64 overrides live | – | – | `make bench` | [Mode](#mode) |\n")
+	assert.Contains(t, w.String(), "| an executed launch through a client ÷ the C floor, kernels=3 | – | – | `make bench` | [ExecutedLaunch](#executedlaunch) |\n")
 }
 
 func TestHeadlineRatio(t *testing.T) {
