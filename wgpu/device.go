@@ -150,8 +150,8 @@ func newDevice(opts Options, info AdapterInfo, limits Limits) *Device {
 	d.leave = d.life.RUnlock
 	d.staging.all = map[*staging]struct{}{}
 	d.staging.limit = poolLimit(opts.StagingPoolBytes, DefaultStagingPoolBytes)
-	d.temp.free = map[tempKey][]tempEntry{}
-	d.temp.textures = map[TextureDesc][]texEntry{}
+	d.temp.free = map[tempKey][]pooled[*Buffer]{}
+	d.temp.textures = map[TextureDesc][]pooled[*Texture]{}
 	d.temp.limit = poolLimit(opts.TempPoolBytes, DefaultTempPoolBytes)
 	if d.maxBatch <= 0 {
 		d.maxBatch = DefaultMaxBatch

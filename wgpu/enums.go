@@ -118,12 +118,19 @@ var bufferUsageNames = []struct {
 }
 
 // String returns the usage's flags joined with "|", e.g. "CopyDst|Uniform".
-func (u BufferUsage) String() string {
+func (u BufferUsage) String() string { return flagNames(u, bufferUsageNames) }
+
+// flagNames returns the names of u's flags in names, joined with "|", and
+// any bits left as a hexadecimal number ("0" for none).
+func flagNames[U ~uint32](u U, names []struct {
+	u    U
+	name string
+}) string {
 	if u == 0 {
 		return "0"
 	}
 	var parts []string
-	for _, n := range bufferUsageNames {
+	for _, n := range names {
 		if u&n.u != 0 {
 			parts = append(parts, n.name)
 			u &^= n.u

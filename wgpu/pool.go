@@ -6,26 +6,82 @@ type tempKey struct {
 	usage BufferUsage
 }
 
-// tempEntry is a recycled buffer and the word the queue sets once the work
-// submitted before its recycling is done.
-type tempEntry struct {
-	b       *Buffer
+// pooled is a recycled buffer or texture and the word the queue sets once
+// the work submitted before its recycling is done.
+type pooled[T any] struct {
+	v       T
 	done    statusWord
 	waiting bool // done not yet seen set (and not yet freed)
 }
 
-// tempPool holds a device's recycled buffers. All fields are guarded by
-// Device.poolMu.
+// tempPool holds a device's recycled buffers and textures. All fields are
+// guarded by Device.poolMu.
 type tempPool struct {
-	free     map[tempKey][]tempEntry
-	textures map[TextureDesc][]texEntry // recycled textures for TempTexture (texture_pool.go)
-	held     uint64                     // bytes of the buffers in free
-	n        int                        // buffers in free
+	free     map[tempKey][]pooled[*Buffer]
+	textures map[TextureDesc][]pooled[*Texture] // recycled textures for TempTexture (texture_pool.go)
+	held     uint64                             // bytes of the buffers and textures pooled
+	n        int                                // buffers and textures pooled
 	limit    uint64
 	hits     int64
 	misses   int64
 	closed   bool
-	waiting  int // entries in free with waiting set
+	waiting  int // entries with waiting set
+}
+
+// takeReady takes from list an entry whose work is done and that was not
+// released while pooled (those it drops), and returns it with the list
+// left; waiting reports whether an entry is there but not yet ready. Each
+// entry taken or dropped holds size bytes. Called with Device.poolMu held.
+func takeReady[T any](p *tempPool, list []pooled[T], size uint64, released func(T) bool) (v T, rest []pooled[T], waiting bool) {
+	var zero T
+	for i := 0; i < len(list); i++ {
+		e := &list[i]
+		if e.waiting {
+			if e.done.load() == 0 {
+				waiting = true
+				continue
+			}
+			e.done.free()
+			e.waiting = false
+			p.waiting--
+		}
+		v = e.v
+		list[i] = list[len(list)-1]
+		list[len(list)-1] = pooled[T]{}
+		list = list[:len(list)-1]
+		p.held -= size
+		p.n--
+		if released(v) { // released while pooled: forget it
+			v = zero
+			i--
+			continue
+		}
+		p.hits++
+		return v, list, false
+	}
+	return zero, list, waiting
+}
+
+// put adds v, of size bytes, to list, to be ready once st is set. Called
+// with Device.poolMu held.
+func put[T any](p *tempPool, list []pooled[T], v T, size uint64, st statusWord) []pooled[T] {
+	p.held += size
+	p.n++
+	p.waiting++
+	return append(list, pooled[T]{v: v, done: st, waiting: true})
+}
+
+// abandonAll forgets every entry of lists, abandoning the words still
+// waiting. Called with Device.poolMu held.
+func abandonAll[K comparable, T any](lists map[K][]pooled[T]) {
+	for k, list := range lists {
+		for _, e := range list {
+			if e.waiting {
+				e.done.abandon()
+			}
+		}
+		delete(lists, k)
+	}
 }
 
 // TempBuffer returns a buffer of size bytes and the given usage (0 means
@@ -85,35 +141,11 @@ func (d *Device) takeTemp(op string, key tempKey) (b *Buffer, waiting bool, err 
 	d.poolMu.Lock()
 	defer d.poolMu.Unlock()
 	p := &d.temp
-	list := p.free[key]
-	for i := 0; i < len(list); i++ {
-		e := &list[i]
-		if e.waiting {
-			if e.done.load() == 0 {
-				waiting = true
-				continue
-			}
-			e.done.free()
-			e.waiting = false
-			p.waiting--
-		}
-		b = e.b
-		list[i] = list[len(list)-1]
-		list[len(list)-1] = tempEntry{}
-		list = list[:len(list)-1]
-		p.free[key] = list
-		p.held -= key.size
-		p.n--
-		if b.released.Load() { // released while pooled: forget it
-			b = nil
-			i--
-			continue
-		}
-		p.hits++
+	b, p.free[key], waiting = takeReady(p, p.free[key], key.size, func(b *Buffer) bool { return b.released.Load() })
+	if b != nil {
 		b.recycled.Store(false)
-		return b, false, nil
 	}
-	return nil, waiting, nil
+	return b, waiting, nil
 }
 
 // Recycle hands b back to its device's pool for [Device.TempBuffer] to
@@ -159,10 +191,7 @@ func (d *Device) recycle(b *Buffer) (handled bool) {
 	}
 	st := d.reuseSignal()
 	key := tempKey{b.size, b.usage}
-	p.free[key] = append(p.free[key], tempEntry{b: b, done: st, waiting: true})
-	p.held += b.size
-	p.n++
-	p.waiting++
+	p.free[key] = put(p, p.free[key], b, b.size, st)
 	return true
 }
 
@@ -174,21 +203,7 @@ func (d *Device) closeTemp() {
 	defer d.poolMu.Unlock()
 	p := &d.temp
 	p.closed = true
-	for k, list := range p.free {
-		for _, e := range list {
-			if e.waiting {
-				e.done.abandon()
-			}
-		}
-		delete(p.free, k)
-	}
-	for k, list := range p.textures {
-		for _, e := range list {
-			if e.waiting {
-				e.done.abandon()
-			}
-		}
-		delete(p.textures, k)
-	}
+	abandonAll(p.free)
+	abandonAll(p.textures)
 	p.held, p.n, p.waiting = 0, 0, 0
 }

@@ -2,7 +2,6 @@ package wgpu
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -81,22 +80,7 @@ var textureUsageNames = []struct {
 
 // String returns the usage's flags joined with "|", e.g.
 // "CopyDst|TextureBinding".
-func (u TextureUsage) String() string {
-	if u == 0 {
-		return "0"
-	}
-	var parts []string
-	for _, n := range textureUsageNames {
-		if u&n.u != 0 {
-			parts = append(parts, n.name)
-			u &^= n.u
-		}
-	}
-	if u != 0 {
-		parts = append(parts, fmt.Sprintf("%#x", uint32(u)))
-	}
-	return strings.Join(parts, "|")
-}
+func (u TextureUsage) String() string { return flagNames(u, textureUsageNames) }
 
 // TextureDimension is a texture's dimension. The zero value stands for
 // [TextureDimension2D] in a [TextureDesc].

@@ -1,13 +1,5 @@
 package wgpu
 
-// texEntry is a recycled texture and the word the queue sets once the
-// work submitted before its recycling is done.
-type texEntry struct {
-	t       *Texture
-	done    statusWord
-	waiting bool // done not yet seen set (and not yet freed)
-}
-
 // textureBytes is the memory a texture of desc holds.
 func textureBytes(desc TextureDesc) uint64 {
 	return uint64(desc.Width) * uint64(desc.Height) * uint64(desc.DepthOrArrayLayers) * uint64(desc.Format.BytesPerTexel())
@@ -65,35 +57,11 @@ func (d *Device) takeTempTexture(op string, desc TextureDesc) (t *Texture, waiti
 	d.poolMu.Lock()
 	defer d.poolMu.Unlock()
 	p := &d.temp
-	list := p.textures[desc]
-	for i := 0; i < len(list); i++ {
-		e := &list[i]
-		if e.waiting {
-			if e.done.load() == 0 {
-				waiting = true
-				continue
-			}
-			e.done.free()
-			e.waiting = false
-			p.waiting--
-		}
-		t = e.t
-		list[i] = list[len(list)-1]
-		list[len(list)-1] = texEntry{}
-		list = list[:len(list)-1]
-		p.textures[desc] = list
-		p.held -= textureBytes(desc)
-		p.n--
-		if t.released.Load() { // released while pooled: forget it
-			t = nil
-			i--
-			continue
-		}
-		p.hits++
+	t, p.textures[desc], waiting = takeReady(p, p.textures[desc], textureBytes(desc), func(t *Texture) bool { return t.released.Load() })
+	if t != nil {
 		t.setRecycled(false)
-		return t, false, nil
 	}
-	return nil, waiting, nil
+	return t, waiting, nil
 }
 
 // Recycle hands t back to its device's pool for [Device.TempTexture] to
@@ -135,10 +103,7 @@ func (d *Device) recycleTexture(t *Texture) (handled bool) {
 		t.setRecycled(false)
 		return false
 	}
-	p.textures[t.desc] = append(p.textures[t.desc], texEntry{t: t, done: d.reuseSignal(), waiting: true})
-	p.held += size
-	p.n++
-	p.waiting++
+	p.textures[t.desc] = put(p, p.textures[t.desc], t, size, d.reuseSignal())
 	return true
 }
 

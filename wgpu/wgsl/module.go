@@ -28,19 +28,14 @@ const (
 	Sampler
 )
 
-var bindingKindNames = [...]string{"", "storage-read", "storage-read-write", "uniform", "texture", "storage-texture", "sampler"}
+var bindingKindNames = []string{"", "storage-read", "storage-read-write", "uniform", "texture", "storage-texture", "sampler"}
 
 // IsBuffer reports whether k is a buffer binding's kind.
 func (k BindingKind) IsBuffer() bool { return k >= StorageRead && k <= Uniform }
 
 // String returns the kind's name: "storage-read", "storage-read-write",
 // "uniform", "texture", "storage-texture" or "sampler".
-func (k BindingKind) String() string {
-	if k != 0 && int(k) < len(bindingKindNames) {
-		return bindingKindNames[k]
-	}
-	return fmt.Sprintf("BindingKind(%d)", uint8(k))
-}
+func (k BindingKind) String() string { return enumName(k, bindingKindNames, "BindingKind") }
 
 // Binding is one binding: a module-scope var with @group and @binding that
 // is a buffer (var<storage> or var<uniform>), or a texture, storage texture

@@ -162,15 +162,10 @@ const (
 	View3D
 )
 
-var viewNames = [...]string{"", "1d", "2d", "2d-array", "cube", "cube-array", "3d"}
+var viewNames = []string{"", "1d", "2d", "2d-array", "cube", "cube-array", "3d"}
 
 // String returns WebGPU's name of the dimension: "2d", "2d-array", ….
-func (v ViewDimension) String() string {
-	if v > ViewNone && int(v) < len(viewNames) {
-		return viewNames[v]
-	}
-	return fmt.Sprintf("ViewDimension(%d)", uint8(v))
-}
+func (v ViewDimension) String() string { return enumName(v, viewNames, "ViewDimension") }
 
 // SampleType is what a sampled texture binding reads: WebGPU's
 // GPUTextureSampleType.
@@ -191,15 +186,10 @@ const (
 	SampleUint
 )
 
-var sampleNames = [...]string{"", "float", "unfilterable-float", "depth", "sint", "uint"}
+var sampleNames = []string{"", "float", "unfilterable-float", "depth", "sint", "uint"}
 
 // String returns WebGPU's name of the sample type: "float", "uint", ….
-func (s SampleType) String() string {
-	if s > SampleNone && int(s) < len(sampleNames) {
-		return sampleNames[s]
-	}
-	return fmt.Sprintf("SampleType(%d)", uint8(s))
-}
+func (s SampleType) String() string { return enumName(s, sampleNames, "SampleType") }
 
 // StorageAccess is a storage texture's access mode.
 type StorageAccess uint8
@@ -214,16 +204,11 @@ const (
 	AccessReadWrite
 )
 
-var accessNames = [...]string{"", "write-only", "read-only", "read-write"}
+var accessNames = []string{"", "write-only", "read-only", "read-write"}
 
 // String returns WebGPU's name of the access: "write-only", "read-only"
 // or "read-write".
-func (a StorageAccess) String() string {
-	if a > AccessNone && int(a) < len(accessNames) {
-		return accessNames[a]
-	}
-	return fmt.Sprintf("StorageAccess(%d)", uint8(a))
-}
+func (a StorageAccess) String() string { return enumName(a, accessNames, "StorageAccess") }
 
 // SamplerKind is a sampler binding's type: WebGPU's
 // GPUSamplerBindingType.
@@ -239,15 +224,10 @@ const (
 	SamplerComparison
 )
 
-var samplerNames = [...]string{"", "filtering", "non-filtering", "comparison"}
+var samplerNames = []string{"", "filtering", "non-filtering", "comparison"}
 
 // String returns WebGPU's name of the sampler type.
-func (s SamplerKind) String() string {
-	if s > SamplerNone && int(s) < len(samplerNames) {
-		return samplerNames[s]
-	}
-	return fmt.Sprintf("SamplerKind(%d)", uint8(s))
-}
+func (s SamplerKind) String() string { return enumName(s, samplerNames, "SamplerKind") }
 
 // TextureBinding is what a binding of kind Texture or StorageTexture
 // declares. For a Texture: View, Sample and Multisampled; for a
@@ -258,4 +238,13 @@ type TextureBinding struct {
 	Multisampled bool
 	Format       TexelFormat
 	Access       StorageAccess
+}
+
+// enumName returns names[v], or "typ(v)" for the zero value or a value
+// past names.
+func enumName[T ~uint8](v T, names []string, typ string) string {
+	if v > 0 && int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, uint8(v))
 }
