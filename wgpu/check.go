@@ -165,7 +165,9 @@ func init() { loweringTimeout.Store(int64(LoweringTimeout)) }
 // the desktop read and read_write storage textures), or ctx.Err().
 // Textures, storage textures and samplers are bindings as buffers are,
 // with what each declares ([Binding].Texture and Sampler). It is safe for
-// concurrent use; a source lowered before costs a map lookup.
+// concurrent use; a source lowered before costs a map lookup, and one that
+// an earlier process lowered a read of the kernel cache (see
+// [KernelStore]), verified, with no lowering.
 func CheckModule(ctx context.Context, source string, constants map[string]float64, lim Limits) (*ModuleInfo, error) {
 	return checkModule(ctx, "Check", source, constants, lim.withDefaults())
 }

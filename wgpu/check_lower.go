@@ -5,6 +5,7 @@ package wgpu
 import (
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/streamgate/streamgate/wgpu/internal/lower"
@@ -22,17 +23,63 @@ import (
 // then waits for it (tens of milliseconds with its compilation cache on
 // disk warm): a program about to warm up calls StartLowering first, so
 // that the start overlaps its own setup (opening the device, uploading
-// weights). A goroutine runs until the start is done. It is safe for
-// concurrent use; later calls do nothing.
-func StartLowering() { naga.Prestart() }
+// weights). Where the kernel cache (see [KernelStore]) already holds what
+// this build lowered in an earlier process, the sources are expected to
+// hit and the sandbox is not started: the first source that misses starts
+// it. A goroutine runs until the start, or that check, is done. It is
+// safe for concurrent use; later calls do nothing.
+func StartLowering() {
+	startLowering.Do(func() {
+		go func() {
+			if !kernelsWarm() {
+				naga.Prestart()
+			}
+		}()
+	})
+}
 
+// startLowering makes StartLowering's work once a process.
+var startLowering sync.Once
+
+// checkModule is CheckModule's work for op: the kernel cache's result, or
+// the lowering's, which it keeps when it is the source's own (not a
+// sandbox failure, a timeout or a cancellation).
 func checkModule(ctx context.Context, op, source string, constants map[string]float64, lim Limits) (*ModuleInfo, error) {
-	lm, err := lower.Lower(ctx, source, constants, lower.Options{Limits: frontEndLimits(lim), Timeout: time.Duration(loweringTimeout.Load())})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	key := kernelKey(source, constants, lim)
+	if r, ok := lookupKernel(ctx, key, source); ok {
+		return r.result(op)
+	}
+	kernelCounts.misses.Add(1)
+	mi, err, own := lowerModule(ctx, op, source, constants, lim)
+	if !own {
+		return nil, err // a failure of this process's, not kept
+	}
+	r := &kernelResult{mi: mi}
 	if err != nil {
-		return nil, loweringError(ctx, op, err)
+		r.err = err.(*Error)
+	}
+	keepKernel(ctx, key, r)
+	return r.result(op)
+}
+
+// lowerModule lowers source and checks its entry points for op. own
+// reports whether the result is the source's own, the same in every
+// process: the module, or an *Error refusing it; not ctx's error, a
+// sandbox failure or a timeout.
+func lowerModule(ctx context.Context, op, source string, constants map[string]float64, lim Limits) (mi *ModuleInfo, err error, own bool) {
+	lm, lerr := lower.Lower(ctx, source, constants, lower.Options{Limits: frontEndLimits(lim), Timeout: time.Duration(loweringTimeout.Load())})
+	if lerr != nil {
+		var le *lower.Error
+		own = !errors.As(lerr, &le) || le.Kind == lower.KindInvalid
+		err = loweringError(ctx, op, lerr)
+		var e *Error
+		return nil, err, own && errors.As(err, &e) && e == err && cacheableType(e.Type)
 	}
 	m := lm.Front
-	mi := &ModuleInfo{Lowered: lm.Source, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints)), posMap: lm.Map}
+	mi = &ModuleInfo{Lowered: lm.Source, EntryPoints: make([]EntryPointInfo, 0, len(m.EntryPoints)), posMap: lm.Map}
 	for i, ep := range m.EntryPoints {
 		info := EntryPointInfo{Name: ep.Name, Stage: ep.Stage, WorkgroupSize: ep.WorkgroupSize, LoweredName: lm.LoweredNames[i]}
 		for _, b := range ep.Bindings {
@@ -41,12 +88,12 @@ func checkModule(ctx context.Context, op, source string, constants map[string]fl
 		settleSampleTypes(info.Bindings)
 		if ep.Stage == "compute" {
 			if err := checkEntryLimits(info, lim); err != nil {
-				return nil, newError(op, ErrorTypeLimit, "%v", err)
+				return nil, newError(op, ErrorTypeLimit, "%v", err), true
 			}
 		}
 		mi.EntryPoints = append(mi.EntryPoints, info)
 	}
-	return mi, nil
+	return mi, nil, true
 }
 
 // loweringError converts an error of [lower.Lower].
@@ -76,3 +123,6 @@ func loweringError(ctx context.Context, op string, err error) error {
 
 // lowerReady waits for the lowering's sandbox to start.
 func lowerReady() error { return naga.Ready(context.Background()) }
+
+// loweringStarts counts the sandbox's starts in this process.
+func loweringStarts() int64 { return naga.Starts() }

@@ -84,7 +84,10 @@
 // the user's line and column near it. The sandbox starts once per
 // process, on the first compile (about a second; a few milliseconds when
 // wazero's compilation cache under the user cache directory is warm), and
-// a lowered source is cached by content.
+// a lowered source is cached by content: in the process, and across
+// processes in the kernel cache ([KernelStore]; by default a directory,
+// [DefaultKernelDir]), so that a program that starts again with every
+// source there reads what it lowered before and never starts the sandbox.
 //
 // # Closing and a racing call
 //
@@ -194,9 +197,10 @@
 //     navigator.gpu;
 //   - name_none.go, //go:build !cgo && !(js && wasm): a build with neither,
 //     whose Open returns [ErrNoCgo] (its backend's calls are never reached);
-//   - check_lower.go, //go:build !(js && wasm): the lowering of WGSL for
+//   - name_lower.go, //go:build !(js && wasm): the lowering of WGSL for
 //     the driver's old compiler (naga under wazero), which the browser's
-//     build does not link.
+//     build does not link (check_lower.go), and the kernel cache that
+//     keeps what it derives across processes (kernelcache_lower.go).
 //
 // Tests that need a device carry //go:build cgo || (js && wasm).
 package wgpu

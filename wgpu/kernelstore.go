@@ -2,7 +2,10 @@ package wgpu
 
 import (
 	"context"
+	"os"
+	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // KernelStore keeps what a compile derives from a kernel's source alone
@@ -64,4 +67,133 @@ func (s *memoryKernels) StoreKernel(ctx context.Context, key [32]byte, entry []b
 	defer s.mu.Unlock()
 	s.m[key] = append([]byte(nil), entry...)
 	return nil
+}
+
+// The process's kernel store: every compile's lowering consults it (the
+// browser's build lowers nothing and never does).
+var (
+	kernelStoreOnce sync.Once // opens the default store
+	kernelStoreBox  atomic.Pointer[kernelStoreHolder]
+)
+
+// kernelStoreHolder holds the process's store (nil: none).
+type kernelStoreHolder struct{ s KernelStore }
+
+// KernelCacheEnv names the environment variable that picks the process's
+// default kernel store: unset or empty, a [KernelDir] at
+// [DefaultKernelDir]; "off", none; any other value, a KernelDir there.
+const KernelCacheEnv = "STREAMGATE_KERNEL_CACHE"
+
+// SetKernelStore sets the store that every compile in the process
+// consults before it lowers a source and fills after, and returns the one
+// it replaces (nil for none). A nil s turns the cache off: every source
+// is lowered again in each process. It is safe for concurrent use; a
+// compile in progress uses the store it started with. Until the first
+// compile or SetKernelStore, the default store is [KernelCacheEnv]'s.
+func SetKernelStore(s KernelStore) KernelStore {
+	kernelStoreOnce.Do(func() {}) // the default is not opened now
+	old := kernelStoreBox.Swap(&kernelStoreHolder{s})
+	if old == nil {
+		return nil
+	}
+	return old.s
+}
+
+// CurrentKernelStore returns the process's kernel store (nil for none),
+// opening the default one ([KernelCacheEnv]) if no [SetKernelStore] came
+// first. A default directory that cannot be opened is a warning, logged
+// once, and no store.
+func CurrentKernelStore() KernelStore {
+	kernelStoreOnce.Do(func() {
+		kernelStoreBox.CompareAndSwap(nil, &kernelStoreHolder{defaultKernelStore()})
+	})
+	if h := kernelStoreBox.Load(); h != nil {
+		return h.s
+	}
+	return nil
+}
+
+// defaultKernelStore opens the store KernelCacheEnv names.
+func defaultKernelStore() KernelStore {
+	if runtime.GOOS == "js" {
+		return nil // no file system, and nothing lowered
+	}
+	dir := os.Getenv(KernelCacheEnv)
+	switch dir {
+	case "off":
+		return nil
+	case "":
+		var err error
+		if dir, err = DefaultKernelDir(); err != nil {
+			kernelWarn("open", "no kernel cache: every source is lowered again in each process", "err", err)
+			return nil
+		}
+	}
+	kd, err := OpenKernelDir(dir)
+	if err != nil {
+		kernelWarn("open", "no kernel cache: every source is lowered again in each process", "err", err)
+		return nil
+	}
+	return kd
+}
+
+// kernelWarned holds the kinds of kernel cache warnings already logged.
+var kernelWarned sync.Map
+
+// kernelWarn logs a kernel cache warning of kind once a process, to the
+// logger [SetLogger] set (else slog.Default()).
+func kernelWarn(kind, msg string, args ...any) {
+	if _, dup := kernelWarned.LoadOrStore(kind, true); dup {
+		return
+	}
+	l := driverLog.Load()
+	if l == nil {
+		l = defaultLogger()
+	}
+	l.Warn("wgpu: kernel cache: "+msg, append([]any{"component", "kernel cache", "op", kind}, args...)...)
+}
+
+// The kernel cache's counts, for KernelCacheStats.
+var kernelCounts struct {
+	hits, misses, stores, rejected, storeErrors atomic.Int64
+}
+
+// KernelCacheStats counts what the process's compiles found in the kernel
+// cache (see [KernelStore]) since the process started.
+type KernelCacheStats struct {
+	// Hits are lowerings the cache answered: from this process's memory
+	// or from the store.
+	Hits int64
+	// StoreHits are the Hits that the store answered (the rest, this
+	// process had lowered before).
+	StoreHits int64
+	// Misses are lowerings done: the source was lowered.
+	Misses int64
+	// Stores are entries written to the store.
+	Stores int64
+	// Rejected are entries the store returned that failed their check
+	// (damaged, truncated, foreign): misses, each lowered again.
+	Rejected int64
+	// StoreErrors are the stores that failed (a read-only or full
+	// directory, a server down).
+	StoreErrors int64
+	// LoweringStarts is 1 once the process has started the sandbox that
+	// lowers WGSL, else 0: a process whose every source hits never starts
+	// it.
+	LoweringStarts int64
+}
+
+var kernelStoreHits atomic.Int64
+
+// ReadKernelCacheStats returns the process's kernel cache counts.
+func ReadKernelCacheStats() KernelCacheStats {
+	return KernelCacheStats{
+		Hits:           kernelCounts.hits.Load(),
+		StoreHits:      kernelStoreHits.Load(),
+		Misses:         kernelCounts.misses.Load(),
+		Stores:         kernelCounts.stores.Load(),
+		Rejected:       kernelCounts.rejected.Load(),
+		StoreErrors:    kernelCounts.storeErrors.Load(),
+		LoweringStarts: loweringStarts(),
+	}
 }

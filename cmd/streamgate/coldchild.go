@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/streamgate/streamgate/wgpu"
 )
 
 // The cold figures of generate and warmup come from child processes: the
@@ -30,7 +32,9 @@ const (
 
 // coldEnv returns the environment of a cold child: this process's, with
 // Mesa's shader cache off and pointed at the empty folder dir/mesa (other
-// drivers' on-disk caches are not cleared), and with emptySandbox the
+// drivers' on-disk caches are not cleared), the kernel cache the empty
+// folder dir/kernels (the first run ever lowers every source), and with
+// emptySandbox the
 // user cache directory — where the naga sandbox keeps its compilation
 // cache — an empty dir/cache too.
 func coldEnv(dir, mode string, winners map[string]string, emptySandbox bool) ([]string, error) {
@@ -42,6 +46,7 @@ func coldEnv(dir, mode string, winners map[string]string, emptySandbox bool) ([]
 		"MESA_SHADER_CACHE_DISABLE": "true",
 		"MESA_GLSL_CACHE_DISABLE":   "true", // the name before Mesa 22
 		"MESA_SHADER_CACHE_DIR":     filepath.Join(dir, "mesa"),
+		wgpu.KernelCacheEnv:         filepath.Join(dir, "kernels"),
 		coldChildEnv:                mode,
 		coldWinnersEnv:              string(w),
 	}

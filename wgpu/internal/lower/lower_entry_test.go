@@ -7,6 +7,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -308,5 +310,48 @@ func TestGoldenOverrides(t *testing.T) {
 			}
 			checkGolden(t, "BindOverrides", path, got)
 		})
+	}
+}
+
+// TestRestoreMap: a map exported and restored maps as the original does,
+// and anchors that do not fit the sources are refused.
+func TestRestoreMap(t *testing.T) {
+	const src = `@group(0) @binding(0) var<storage, read_write> out: array<u32>;
+fn helper(v: u32) -> u32 { var acc = v; acc += 1u; return acc; }
+@compute @workgroup_size(1)
+fn read() { out[0] = helper(3u); }
+`
+	lm, err := Lower(context.Background(), src, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := lm.Map.Anchors()
+	if len(as) < 3 {
+		t.Fatalf("%d anchors: %+v", len(as), as)
+	}
+	m, err := RestoreMap(src, lm.Source, as)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(m, lm.Map) {
+		t.Fatalf("restored map %+v, want %+v", m, lm.Map)
+	}
+	bad := func(f func(a []Anchor)) []Anchor {
+		b := slices.Clone(as)
+		f(b)
+		return b
+	}
+	for name, b := range map[string][]Anchor{
+		"driver offset past the end": bad(func(a []Anchor) { a[len(a)-1].Driver = len(lm.Source) + 1 }),
+		"negative driver offset":     bad(func(a []Anchor) { a[0].Driver = -1 }),
+		"user offset past the end":   bad(func(a []Anchor) { a[0].User = len(src) + 1 }),
+		"out of order":               bad(func(a []Anchor) { a[0], a[len(a)-1] = a[len(a)-1], a[0] }),
+	} {
+		if _, err := RestoreMap(src, lm.Source, b); err == nil {
+			t.Errorf("%s: RestoreMap took it", name)
+		}
+	}
+	if _, err := RestoreMap("é", "x", []Anchor{{Driver: 0, User: 1}}); err == nil {
+		t.Error("a user offset inside a character: RestoreMap took it")
 	}
 }

@@ -1,6 +1,7 @@
 package lower
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -296,4 +297,48 @@ func leadingInt(s string) (v, n int) {
 		n++
 	}
 	return v, n
+}
+
+// Anchor is one anchor of a [Map], as [Map.Anchors] exports it and
+// [RestoreMap] takes it back: a kernel cache keeps a map without its two
+// sources, which it has (the user's) or keeps anyway (the driver's).
+type Anchor struct {
+	Driver int    `json:"d"`           // offset in the driver's source
+	User   int    `json:"u"`           // offset in the user's; -1: no counterpart
+	What   string `json:"w,omitempty"` // "fn main", "var acc", ...
+}
+
+// Anchors returns m's anchors, in driver order (nil for a nil m).
+func (m *Map) Anchors() []Anchor {
+	if m == nil {
+		return nil
+	}
+	as := make([]Anchor, len(m.anchors))
+	for i, a := range m.anchors {
+		as[i] = Anchor{Driver: a.driver, User: a.user, What: a.what}
+	}
+	return as
+}
+
+// RestoreMap makes the Map of anchors as between the user's source user
+// and the driver's source driver. It refuses anchors that do not fit the
+// sources: an offset outside its source or not at a character's start,
+// or driver offsets out of order.
+func RestoreMap(user, driver string, as []Anchor) (*Map, error) {
+	m := &Map{user: user, driver: driver, anchors: make([]anchor, len(as))}
+	prev := -1
+	for i, a := range as {
+		switch {
+		case a.Driver < 0 || a.Driver > len(driver) || a.Driver < prev:
+			return nil, fmt.Errorf("anchor %d: driver offset %d out of order or outside the driver's source (%d bytes)", i, a.Driver, len(driver))
+		case a.User < -1 || a.User > len(user):
+			return nil, fmt.Errorf("anchor %d: user offset %d outside the user's source (%d bytes)", i, a.User, len(user))
+		case a.Driver < len(driver) && !utf8.RuneStart(driver[a.Driver]),
+			a.User >= 0 && a.User < len(user) && !utf8.RuneStart(user[a.User]):
+			return nil, fmt.Errorf("anchor %d: an offset inside a character", i)
+		}
+		prev = a.Driver
+		m.anchors[i] = anchor{driver: a.Driver, user: a.User, what: a.What}
+	}
+	return m, nil
 }

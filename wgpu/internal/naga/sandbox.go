@@ -34,6 +34,14 @@ type sandbox struct {
 // current is the process's sandbox, nil until first use.
 var current atomic.Pointer[sandbox]
 
+// starts counts the sandbox's starts in this process (0 or 1).
+var starts atomic.Int64
+
+// Starts reports how many times this process started the sandbox: 0 until
+// a [Lower], [Ready] or [Prestart] first needs it, then 1. It does not
+// start the sandbox.
+func Starts() int64 { return starts.Load() }
+
 // minInstances is the most instances a Reserve asked for.
 var minInstances atomic.Int64
 
@@ -150,6 +158,7 @@ func loadSandbox(ctx context.Context) (*sandbox, error) {
 // start compiles the module, with the compilation cache if it works and
 // without it otherwise, and makes the first instance.
 func (sb *sandbox) start() {
+	starts.Add(1)
 	defer func() {
 		close(sb.ready)
 		if sb.pool != nil {
