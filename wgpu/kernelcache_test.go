@@ -380,11 +380,10 @@ func listing(t *testing.T, dir string) string {
 // whose loads return what it was given, or, when swap is set, each key
 // the entry of another.
 type failingStore struct {
-	mu      sync.Mutex
-	m       map[[32]byte][]byte
-	full    bool
-	swap    bool
-	entries [][]byte
+	mu   sync.Mutex
+	m    map[[32]byte][]byte
+	full bool
+	swap bool
 }
 
 func (s *failingStore) LoadKernel(_ context.Context, key [32]byte) ([]byte, bool) {
