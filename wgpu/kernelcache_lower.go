@@ -11,8 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -80,51 +78,11 @@ func kernelKey(source string, constants map[string]float64, lim Limits) [32]byte
 	return key
 }
 
-// buildIdentity names the code that lowers: this module's version where
-// the build records one (a tagged version, or a clean VCS revision), else
-// the executable itself (its path, size and modification time), so that
-// a rebuilt program never reads what another build of changed code wrote.
-var buildIdentity = sync.OnceValue(func() string {
-	const path = "github.com/streamgate/streamgate"
-	if info, ok := debug.ReadBuildInfo(); ok {
-		mod := &info.Main
-		if mod.Path != path {
-			mod = nil
-			for _, d := range info.Deps {
-				if d.Path == path {
-					mod = d
-				}
-			}
-		}
-		if mod != nil && mod.Replace == nil && mod.Version != "" && mod.Version != "(devel)" {
-			return "module " + mod.Version + " " + mod.Sum
-		}
-		if mod == &info.Main {
-			var rev string
-			modified := true
-			for _, s := range info.Settings {
-				switch s.Key {
-				case "vcs.revision":
-					rev = s.Value
-				case "vcs.modified":
-					modified = s.Value != "false"
-				}
-			}
-			if rev != "" && !modified {
-				return "revision " + rev
-			}
-		}
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		return "unknown"
-	}
-	fi, err := os.Stat(exe)
-	if err != nil {
-		return "executable " + exe
-	}
-	return fmt.Sprintf("executable %s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
-})
+// buildIdentity names the code that derives an entry: its version,
+// kernelCodeVersion, which TestKernelCodeVersion holds to the code's
+// content, so that entries are shared by every build of the same code (a
+// bundle a CI made, a program rebuilt) and never by builds of other code.
+var buildIdentity = func() string { return "code " + strconv.Itoa(kernelCodeVersion) }
 
 // kernelRecord is an entry's payload.
 type kernelRecord struct {

@@ -1,0 +1,15 @@
+//go:build !(js && wasm)
+
+package wgpu
+
+// The version of the code whose results the kernel cache keeps (the
+// lowering, the front-end, the checks that make a ModuleInfo, the entry
+// format), part of every key. TestKernelCodeVersion hashes that code and
+// fails when kernelCodeHash is not its hash: whoever changes it bumps
+// kernelCodeVersion (every entry of the old code becomes a miss) and
+// records the new hash, as the test's message says. This file is not in
+// the hash.
+const (
+	kernelCodeVersion = 1
+	kernelCodeHash    = "282868890911f5b2ce4737717f7f7fc39bdc19a3a908488a9958421b624f29d2"
+)
