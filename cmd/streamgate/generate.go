@@ -29,10 +29,11 @@ func init() {
 
 // generateConfig is what the generate flags set.
 type generateConfig struct {
-	model       decoder.Config // Seq: -max-seq
-	promptFlag  string         // -prompt: comma-separated token ids; "" for the default
-	promptLen   int            // -prompt-len: the default prompt's length
-	prompt      []uint32       // parsed, or the default
+	model       decoder.Config   // Seq: -max-seq
+	promptFlag  string           // -prompt: comma-separated token ids; "" for the default
+	promptLen   int              // -prompt-len: the default prompt's length
+	prompt      []uint32         // parsed, or the default
+	weights     *decoder.Weights // the model's, made once from -seed
 	tokens      int
 	cache       cacheFlags
 	timing      string
@@ -221,7 +222,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 			}
 			cfg.prompt = p
 		} else {
-			cfg.prompt = decoder.NewWeights(cfg.model).Tokens[:cfg.promptLen]
+			cfg.prompt = cfg.modelWeights().Tokens[:cfg.promptLen]
 		}
 		if err := cfg.model.ValidatePrompt(cfg.prompt, cfg.tokens); err != nil {
 			return usage("%v", err)
@@ -234,6 +235,15 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		}
 		return generate(ctx, cfg, stdout, stderr)
 	}
+}
+
+// modelWeights returns the model's weights, made on first use: the
+// default prompt is drawn with them, and the run uploads them.
+func (cfg *generateConfig) modelWeights() *decoder.Weights {
+	if cfg.weights == nil {
+		cfg.weights = decoder.NewWeights(cfg.model)
+	}
+	return cfg.weights
 }
 
 // parsePrompt parses comma-separated token ids.
@@ -276,7 +286,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		len(prompt), n, mc.PrefillLaunches(), mc.DecodeLaunches())
 	rep.Adapter = s.describe(stdout, "prompt:  "+joinIDs(prompt)+"\n")
 
-	weights := decoder.NewWeights(mc)
+	weights := cfg.modelWeights()
 	g, err := decoder.NewGenerator(s.d, mc, weights, prompt)
 	if err != nil {
 		return s.fail("%v", err)

@@ -69,7 +69,7 @@ func generateChild(ctx context.Context, mode string, cfg generateConfig, stdout,
 		return fail("opening the device: %v", err)
 	}
 	defer d.Close()
-	w := decoder.NewWeights(cfg.model)
+	w := cfg.modelWeights()
 	g, err := decoder.NewGenerator(d, cfg.model, w, cfg.prompt)
 	if err != nil {
 		return fail("%v", err)
