@@ -29,14 +29,13 @@ type mapCache struct {
 	mu sync.Mutex
 	m  map[tune.CacheKey]tune.Entry
 
-	unordered    bool                                    // Range in map order
-	ignoreStop   bool                                    // Range goes on after f returns false
-	lockedRange  bool                                    // Range calls f under the lock
-	dropDelete   bool                                    // Delete does nothing
-	racyStore    bool                                    // Store copies the map, changes the copy, puts it back
-	joinKey      bool                                    // keys joined with "|": parts that hold it collide
-	truncateTime bool                                    // Created kept to the second
-	storeCtx     func(ctx context.Context) (ignore bool) // StoreContext: a context that is done is ignored
+	unordered    bool // Range in map order
+	ignoreStop   bool // Range goes on after f returns false
+	lockedRange  bool // Range calls f under the lock
+	dropDelete   bool // Delete does nothing
+	racyStore    bool // Store copies the map, changes the copy, puts it back
+	joinKey      bool // keys joined with "|": parts that hold it collide
+	truncateTime bool // Created kept to the second
 }
 
 func newMapCache() *mapCache { return &mapCache{m: map[tune.CacheKey]tune.Entry{}} }

@@ -97,7 +97,7 @@ func listed(c tune.Cache) ([]tune.CacheKey, []tune.Entry, error) {
 		return true
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("Range = %v", err)
+		return nil, nil, fmt.Errorf("cache.Range = %v", err)
 	}
 	return keys, entries, nil
 }
@@ -116,11 +116,11 @@ func wantListed(c tune.Cache, keys []tune.CacheKey, entries []tune.Entry) error 
 		return err
 	}
 	if !slices.Equal(got, sorted) {
-		return fmt.Errorf("Range listed %d keys %s, want %d %s (in tune.CompareKeys order, each once)", len(got), fmtKeys(got), len(sorted), fmtKeys(sorted))
+		return fmt.Errorf("cache.Range listed %d keys %s, want %d %s (in tune.CompareKeys order, each once)", len(got), fmtKeys(got), len(sorted), fmtKeys(sorted))
 	}
 	for i, k := range got {
 		if !sameEntry(gotEntries[i], want[k]) {
-			return fmt.Errorf("Range listed %s with %s, want %s", fmtKey(k), fmtEntry(gotEntries[i]), fmtEntry(want[k]))
+			return fmt.Errorf("cache.Range listed %s with %s, want %s", fmtKey(k), fmtEntry(gotEntries[i]), fmtEntry(want[k]))
 		}
 	}
 	return nil
@@ -212,16 +212,16 @@ func checkDelete(c tune.Cache) error {
 		return fmt.Errorf("after Delete: %w", err)
 	}
 	if err := wantLoad(c, other, entry("b")); err != nil {
-		return fmt.Errorf("Delete of another key: %w", err)
+		return fmt.Errorf("cache.Delete of another key: %w", err)
 	}
 	if err := c.Delete(key("dev", "never stored", "c")); err != nil {
-		return fmt.Errorf("Delete of a key never stored = %v, want nil", err)
+		return fmt.Errorf("cache.Delete of a key never stored = %v, want nil", err)
 	}
 	if err := wantListed(c, []tune.CacheKey{other}, []tune.Entry{entry("b")}); err != nil {
 		return fmt.Errorf("after Delete: %w", err)
 	}
 	if err := c.Store(k, entry("again")); err != nil {
-		return fmt.Errorf("Store after Delete = %v", err)
+		return fmt.Errorf("cache.Store after Delete = %v", err)
 	}
 	return wantLoad(c, k, entry("again"))
 }
@@ -282,7 +282,7 @@ func checkLargeEntry(c tune.Cache) error {
 	k := key(strings.Repeat("d", 300), strings.Repeat("k", 1000), strings.Repeat("c", 64))
 	e := entry(names...)
 	if err := c.Store(k, e); err != nil {
-		return fmt.Errorf("Store of a %d-name ranking = %v", len(names), err)
+		return fmt.Errorf("cache.Store of a %d-name ranking = %v", len(names), err)
 	}
 	return wantLoad(c, k, e)
 }
@@ -327,10 +327,10 @@ func checkRangeStop(c tune.Cache) error {
 			got = append(got, k)
 			return len(got) < stop
 		}); err != nil {
-			return fmt.Errorf("Range = %v", err)
+			return fmt.Errorf("cache.Range = %v", err)
 		}
 		if !slices.Equal(got, keys[:stop]) {
-			return fmt.Errorf("Range whose f returns false at call %d called it for %s, want %s", stop, fmtKeys(got), fmtKeys(keys[:stop]))
+			return fmt.Errorf("cache.Range whose f returns false at call %d called it for %s, want %s", stop, fmtKeys(got), fmtKeys(keys[:stop]))
 		}
 	}
 	return nil
@@ -372,7 +372,7 @@ func checkRangeCallsCache(c tune.Cache) error {
 			return true
 		})
 		if err != nil && ferr == nil {
-			ferr = fmt.Errorf("Range = %v", err)
+			ferr = fmt.Errorf("cache.Range = %v", err)
 		}
 	})
 	if err != nil {
@@ -382,7 +382,7 @@ func checkRangeCallsCache(c tune.Cache) error {
 		return ferr
 	}
 	if calls != len(keys) {
-		return fmt.Errorf("Range called f %d times, want %d", calls, len(keys))
+		return fmt.Errorf("cache.Range called f %d times, want %d", calls, len(keys))
 	}
 	return wantListed(c, keys, entries)
 }

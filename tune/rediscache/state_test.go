@@ -76,11 +76,11 @@ func TestSilencedWarnings(t *testing.T) {
 		closeMsg = `closing with stores Redis never got`
 	)
 
-	logs, c := run(down.URL(0), false)
+	logs, _ := run(down.URL(0), false)
 	assert.Contains(t, logs, openMsg)
 	assert.Contains(t, logs, rangeMsg)
 	assert.Contains(t, logs, closeMsg)
-	logs, c = run(down.URL(0), false, rediscache.WithSilenced(rediscache.WarnOpen|rediscache.WarnRangeLocal|rediscache.WarnClosePending))
+	logs, c := run(down.URL(0), false, rediscache.WithSilenced(rediscache.WarnOpen|rediscache.WarnRangeLocal|rediscache.WarnClosePending))
 	assert.Empty(t, logs)
 	assert.Error(t, c.OpenErr())
 	assert.Equal(t, 2, c.Pending(), "the entry and the kernel never reached Redis")
