@@ -412,7 +412,7 @@ func (r *generateRun) generation() int {
 	r.tokens = tokens
 	rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), genrun.MsList(steps)
 	rep.ProcessMsToFirstToken = sinceT0 + rep.TTFTMsWarm
-	rep.LoweringStarts, rep.KernelCache = wgpu.ReadKernelCacheStats().LoweringStarts, kernelCacheState()
+	rep.LoweringStarts, rep.KernelCache = wgpu.ReadKernelCacheStats().LoweringStarts, kernelCacheState(r.kernels0)
 	rep.TokenMsMedian, rep.TokenMsP99, rep.TokenMsMin, rep.TokenMsMax, rep.TokensPerS = genrun.Latencies(steps)
 	rep.RealPassCompiles, rep.BuffersCreatedAfterFirst = d.Stats().Compiles-compiles1, created
 	rep.Replays = c.Stats().Replays - replays0

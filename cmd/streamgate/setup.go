@@ -44,8 +44,11 @@ type setup struct {
 	tu             *tune.Tuner
 	finishProgress func() // ends the terminal's progress bar of the tuning
 	prevMode       registry.ProcessMode
-	jsonOut        io.Writer // with -json, where the report goes; nil without
-	openMs         float64   // wgpu.Open took this long
+	jsonOut        io.Writer             // with -json, where the report goes; nil without
+	openMs         float64               // wgpu.Open took this long
+	kernels0       wgpu.KernelCacheStats // the kernel cache's counts before the setup
+	prevKernels    wgpu.KernelStore      // the process's kernel store before the setup, if kernelsSet
+	kernelsSet     bool                  // the setup set the kernel store (Redis shares kernels)
 }
 
 // openSetup opens the cache, the device, the client and the tuner and sets
@@ -72,15 +75,23 @@ func openSetupOn(cfg setupConfig, stderr io.Writer) (*setup, int) {
 		return nil, usageFail(stderr, cfg.cmd, "%v", err)
 	}
 	s.cache, s.cr = cache, cr
-	wgpu.StartLowering() // overlaps the compiler's start with opening the device
+	s.kernels0 = wgpu.ReadKernelCacheStats()
+	if ks, ok := cache.(wgpu.KernelStore); ok && cfg.cache.url != "" {
+		// With Redis the fleet shares kernels too: the tune cache keeps
+		// them (the -cache file, else memory) and Redis shares them.
+		s.prevKernels, s.kernelsSet = wgpu.SetKernelStore(ks), true
+	}
+	wgpu.StartLowering() // overlaps the compiler's start with opening the device, unless the kernels are there
 	openStart := time.Now()
 	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	s.openMs = ms(time.Since(openStart))
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
+		s.restoreKernels()
 		cache.Close()
 		return nil, s.fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
 	if err != nil {
+		s.restoreKernels()
 		cache.Close()
 		return nil, s.fail("opening the device: %v", err)
 	}
@@ -104,7 +115,17 @@ func (s *setup) close() {
 	s.reg.SetProcessMode(s.prevMode)
 	s.c.Close()
 	s.d.Close()
+	s.restoreKernels()
 	s.cache.Close()
+}
+
+// restoreKernels gives the process back the kernel store it had before
+// the setup, if the setup set one.
+func (s *setup) restoreKernels() {
+	if s.kernelsSet {
+		wgpu.SetKernelStore(s.prevKernels)
+		s.kernelsSet = false
+	}
 }
 
 // fail prints "streamgate CMD: " and the message on stderr and returns 1.

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/streamgate/streamgate/tune/rediscache"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -64,14 +65,17 @@ type kernelCacheJSON struct {
 	StoreErrors int64  `json:"store_errors"` // entries that could not be stored
 }
 
-// kernelCacheState reads the process's kernel cache counts and names its
-// store.
-func kernelCacheState() kernelCacheJSON {
+// kernelCacheState reads the process's kernel cache counts since st0 and
+// names its store.
+func kernelCacheState(st0 wgpu.KernelCacheStats) kernelCacheJSON {
 	st := wgpu.ReadKernelCacheStats()
-	j := kernelCacheJSON{StoreHits: st.StoreHits, Misses: st.Misses, Rejected: st.Rejected, StoreErrors: st.StoreErrors}
+	j := kernelCacheJSON{StoreHits: st.StoreHits - st0.StoreHits, Misses: st.Misses - st0.Misses,
+		Rejected: st.Rejected - st0.Rejected, StoreErrors: st.StoreErrors - st0.StoreErrors}
 	switch s := wgpu.CurrentKernelStore().(type) {
 	case nil:
 		j.Store = "off"
+	case *rediscache.Cache:
+		j.Store = "the tune cache, shared through Redis"
 	case *wgpu.KernelDir:
 		j.Store = s.Dir()
 		if s.ReadOnly() {
