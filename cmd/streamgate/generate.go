@@ -489,7 +489,7 @@ func kernelLine(k kernelCacheJSON, starts int64) string {
 func (r *generateRun) coldRun() int {
 	rep, stdout, cfg, ctx := r.rep, r.stdout, r.cfg, r.ctx
 	if cfg.cold {
-		fmt.Fprintf(stdout, "\n== 4. the same generation cold: this command re-executed as a child with empty caches (lowering and pipelines;\n")
+		fmt.Fprintf(stdout, "\n== 4. the same generation cold: this command re-executed as a child with empty caches (kernels, lowering, pipelines;\n")
 		fmt.Fprintf(stdout, "      Mesa's shader cache off), the winners above, no warm-up: its pipelines compile at their launches\n")
 		if err := coldFigures(ctx, cfg, rep.Winners, rep, false); err != nil {
 			return r.fail("cold: %v", err)
