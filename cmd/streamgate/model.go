@@ -291,7 +291,7 @@ func (r *modelRun) coldPass() int {
 		return r.fail("cold step: %v", err)
 	}
 	rep.FirstStepMsCold, rep.ColdCompiles = cold.FirstStepMs, cold.Compiles
-	fmt.Fprintf(stdout, "\n== 3. the same step cold: this command re-executed as a child with empty caches (lowering and pipelines;\n")
+	fmt.Fprintf(stdout, "\n== 3. the same step cold: this command re-executed as a child with empty caches (kernels, lowering, pipelines;\n")
 	fmt.Fprintf(stdout, "      Mesa's shader cache off), the winners above, no warm-up: its %d pipelines compile at their launches\n", cold.Compiles)
 	fmt.Fprintf(stdout, "  first step cold:           %.2f ms\n", rep.FirstStepMsCold)
 	fmt.Fprintf(stdout, "  first step after warm-up:  %.2f ms (cold ÷ warm %.2fx; cold − warm %+.2f ms: the compile stalls avoided)\n",
