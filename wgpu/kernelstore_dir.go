@@ -110,18 +110,27 @@ func (d *KernelDir) path(key [32]byte) string {
 	return filepath.Join(d.dir, hex.EncodeToString(key[:])+kernelFileSuffix)
 }
 
-// LoadKernel reads key's file. A missing or unreadable file, or one larger
-// than any entry, is a miss.
+// LoadKernel reads key's file. A missing or unreadable file, one that is
+// not a regular file (a link, a FIFO), or one larger than any entry, is a
+// miss.
 func (d *KernelDir) LoadKernel(ctx context.Context, key [32]byte) ([]byte, bool) {
 	if ctx.Err() != nil {
 		return nil, false
 	}
 	p := d.path(key)
+	// Only a regular file is an entry: opening a FIFO or a device someone
+	// left under an entry's name could block or never end.
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
 	f, err := os.Open(p)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, false
+	}
 	b, err := io.ReadAll(io.LimitReader(f, maxKernelEntry+1))
 	if err != nil || len(b) > maxKernelEntry {
 		return nil, false
