@@ -43,7 +43,8 @@ type setup struct {
 	tu             *tune.Tuner
 	finishProgress func() // ends the terminal's progress bar of the tuning
 	prevMode       registry.ProcessMode
-	jsonOut        io.Writer // with -json, where the report goes; nil without
+	bundle         *bundleInUse // -bundle's; nil for none
+	jsonOut        io.Writer    // with -json, where the report goes; nil without
 }
 
 // openSetup opens the cache, the device, the client and the tuner and sets
@@ -69,15 +70,22 @@ func openSetupOn(cfg setupConfig, stderr io.Writer) (*setup, int) {
 	if err != nil {
 		return nil, usageFail(stderr, cfg.cmd, "%v", err)
 	}
+	if cfg.cache.bundle != "" {
+		if s.bundle, err = useBundle(cfg.cache.bundle, cache); err != nil {
+			cache.Close()
+			return nil, usageFail(stderr, cfg.cmd, "-bundle %v", err)
+		}
+		cache = s.bundle.cache
+	}
 	s.cache, s.cr = cache, cr
 	wgpu.StartLowering() // overlaps the compiler's start with opening the device
 	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
-		cache.Close()
+		s.closeCaches()
 		return nil, s.fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
 	if err != nil {
-		cache.Close()
+		s.closeCaches()
 		return nil, s.fail("opening the device: %v", err)
 	}
 	s.d = d
@@ -100,7 +108,16 @@ func (s *setup) close() {
 	s.reg.SetProcessMode(s.prevMode)
 	s.c.Close()
 	s.d.Close()
+	s.closeCaches()
+}
+
+// closeCaches closes the tune cache and puts back the kernel store that
+// -bundle's replaced.
+func (s *setup) closeCaches() {
 	s.cache.Close()
+	if s.bundle != nil {
+		wgpu.SetKernelStore(s.bundle.prevKernels)
+	}
 }
 
 // fail prints "streamgate CMD: " and the message on stderr and returns 1.
@@ -131,6 +148,9 @@ func (s *setup) describe(stdout io.Writer, more string) string {
 	adapter := genrun.DescribeAdapter(s.d.Info())
 	fmt.Fprintf(stdout, "adapter: %s\n%s", adapter, more)
 	s.cr.status(stdout)
+	if s.bundle != nil {
+		fmt.Fprintln(stdout, s.bundle.status())
+	}
 	return adapter
 }
 
