@@ -35,7 +35,7 @@ PURE      := ./lockfree ./registry ./gpu ./client ./tune/... ./internal/... ./wg
 # tests run the desktop CLI), internal/chromium and scripts/wasmexec (they
 # drive the browser from the host, and are empty under js).
 WASMPKGS := ./lockfree ./registry ./gpu ./metrics ./client ./streamgatetest \
-	./tune ./tune/webcache ./tune/sqlitecache ./tune/rediscache \
+	./tune ./tune/cachetest ./tune/webcache ./tune/sqlitecache ./tune/rediscache \
 	./wgpu/wgsl ./wgpu/internal/lower ./fuzz ./bench \
 	./internal/low/spin ./internal/low/leaktest ./internal/workload/decoder ./internal/oracle \
 	./wgpu ./internal/workload/genrun ./cmd/streamgate-web/internal/page

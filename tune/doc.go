@@ -79,7 +79,9 @@
 // may share and which opens read-only when shipped so; package
 // tune/rediscache's Redis in front of a local cache, shared by a fleet. They
 // are packages of their own, so a program links SQLite or Redis only when it
-// asks for them. Entries are keyed by [CacheKey] (adapter identity, key,
+// asks for them. The file and Redis keep compiled kernels too (LoadKernel,
+// StoreKernel: a wgpu.KernelStore). Every cache passes one conformance
+// suite, package tune/cachetest, which a new backend imports. Entries are keyed by [CacheKey] (adapter identity, key,
 // candidate names), every part kept apart whatever its bytes. [Export] and
 // [Import] move entries between machines as versioned JSON lines, so
 // identical machines tune once. [ShapeKey] builds keys by shape classes, so

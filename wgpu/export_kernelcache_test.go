@@ -5,8 +5,9 @@ package wgpu
 // ForgetKernels forgets what this process lowered and warned, as a new
 // process would: the next lowering of a source consults the store.
 func ForgetKernels() {
-	kernelMemo.Clear()
-	warmMarked.Store(nil)
+	h := currentKernels()
+	h.memo.Clear()
+	h.marked.Store(false)
 	kernelWarned.Clear()
 }
 

@@ -14,8 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/streamgate/streamgate/wgpu/internal/lower"
 	"github.com/streamgate/streamgate/wgpu/internal/naga"
@@ -23,8 +21,8 @@ import (
 
 // The kernel cache: what checkModule derives from a source (the lowered
 // source, the entry points and their bindings, the position map, or the
-// verdict on a source it refuses) is kept in the process (kernelMemo) and
-// in the process's KernelStore, under a key of everything that changes it.
+// verdict on a source it refuses) is kept in the process (the holder's
+// memo) and in the process's KernelStore, under a key of everything that changes it.
 // An entry read back from a store is verified whole before it is used.
 
 // kernelFormat names the entry format; a change of format changes every
@@ -37,9 +35,6 @@ var kernelMagic = []byte("SGKERNEL1\n")
 // kernelDialect is the driver's compiler, whose dialect the lowering
 // writes.
 const kernelDialect = "wgpu-native 0.17 (naga 0.13)"
-
-// kernelMemo holds this process's results by key: *kernelResult.
-var kernelMemo sync.Map
 
 // kernelResult is one checkModule result: mi, or err (without its Op).
 type kernelResult struct {
@@ -197,11 +192,12 @@ func (r *kernelResult) result(op string) (*ModuleInfo, error) {
 // process's, else the store's, verified. A store's entry that fails its
 // check is a miss, and a warning once a process.
 func lookupKernel(ctx context.Context, key [32]byte, source string) (*kernelResult, bool) {
-	if r, ok := kernelMemo.Load(key); ok {
+	h := currentKernels()
+	if r, ok := h.memo.Load(key); ok {
 		kernelCounts.hits.Add(1)
 		return r.(*kernelResult), true
 	}
-	s := CurrentKernelStore()
+	s := h.s
 	if s == nil {
 		return nil, false
 	}
@@ -215,7 +211,7 @@ func lookupKernel(ctx context.Context, key [32]byte, source string) (*kernelResu
 		kernelWarn("load", "an entry failed its check and is lowered again (a damaged, truncated or foreign entry)", "key", fmt.Sprintf("%x", key[:8]), "err", err)
 		return nil, false
 	}
-	kernelMemo.Store(key, r)
+	h.memo.Store(key, r)
 	kernelCounts.hits.Add(1)
 	kernelStoreHits.Add(1)
 	return r, true
@@ -224,8 +220,9 @@ func lookupKernel(ctx context.Context, key [32]byte, source string) (*kernelResu
 // keepKernel keeps r under key in the process and in its store. A store
 // that fails is a warning once a process.
 func keepKernel(ctx context.Context, key [32]byte, r *kernelResult) {
-	kernelMemo.Store(key, r)
-	s := CurrentKernelStore()
+	h := currentKernels()
+	h.memo.Store(key, r)
+	s := h.s
 	if s == nil {
 		return
 	}
@@ -239,7 +236,9 @@ func keepKernel(ctx context.Context, key [32]byte, r *kernelResult) {
 		return
 	}
 	kernelCounts.stores.Add(1)
-	markKernelsWarm(s)
+	if h.marked.CompareAndSwap(false, true) {
+		markKernelsWarm(s)
+	}
 }
 
 // kernelsWarmKey is the key of the mark this build leaves in a store once
@@ -249,15 +248,8 @@ func kernelsWarmKey() [32]byte {
 	return sha256.Sum256([]byte(kernelFormat + "\x00warm\x00" + buildIdentity() + "\x00" + naga.Version()))
 }
 
-// warmMarked remembers the store this process marked.
-var warmMarked atomic.Pointer[kernelStoreHolder]
-
-// markKernelsWarm leaves the warm mark in s, once a process.
+// markKernelsWarm leaves the warm mark in s.
 func markKernelsWarm(s KernelStore) {
-	if h := warmMarked.Load(); h != nil && h.s == s {
-		return
-	}
-	warmMarked.Store(&kernelStoreHolder{s})
 	key := kernelsWarmKey()
 	if _, ok := s.LoadKernel(context.Background(), key); !ok {
 		s.StoreKernel(context.Background(), key, []byte(kernelFormat))

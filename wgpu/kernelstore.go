@@ -76,8 +76,15 @@ var (
 	kernelStoreBox  atomic.Pointer[kernelStoreHolder]
 )
 
-// kernelStoreHolder holds the process's store (nil: none).
-type kernelStoreHolder struct{ s KernelStore }
+// kernelStoreHolder holds the process's store (nil: none) and what the
+// process lowered or read while it was the store: a store set anew starts
+// with nothing in memory, so that what the process finds again is written
+// to it.
+type kernelStoreHolder struct {
+	s      KernelStore
+	memo   sync.Map    // key → *kernelResult
+	marked atomic.Bool // the warm mark is in s (kernelcache_lower.go)
+}
 
 // KernelCacheEnv names the environment variable that picks the process's
 // default kernel store: unset or empty, a [KernelDir] at
@@ -92,7 +99,7 @@ const KernelCacheEnv = "STREAMGATE_KERNEL_CACHE"
 // compile or SetKernelStore, the default store is [KernelCacheEnv]'s.
 func SetKernelStore(s KernelStore) KernelStore {
 	kernelStoreOnce.Do(func() {}) // the default is not opened now
-	old := kernelStoreBox.Swap(&kernelStoreHolder{s})
+	old := kernelStoreBox.Swap(&kernelStoreHolder{s: s})
 	if old == nil {
 		return nil
 	}
@@ -103,14 +110,15 @@ func SetKernelStore(s KernelStore) KernelStore {
 // opening the default one ([KernelCacheEnv]) if no [SetKernelStore] came
 // first. A default directory that cannot be opened is a warning, logged
 // once, and no store.
-func CurrentKernelStore() KernelStore {
+func CurrentKernelStore() KernelStore { return currentKernels().s }
+
+// currentKernels returns the process's store's holder, opening the
+// default store on first use.
+func currentKernels() *kernelStoreHolder {
 	kernelStoreOnce.Do(func() {
-		kernelStoreBox.CompareAndSwap(nil, &kernelStoreHolder{defaultKernelStore()})
+		kernelStoreBox.CompareAndSwap(nil, &kernelStoreHolder{s: defaultKernelStore()})
 	})
-	if h := kernelStoreBox.Load(); h != nil {
-		return h.s
-	}
-	return nil
+	return kernelStoreBox.Load()
 }
 
 // defaultKernelStore opens the store KernelCacheEnv names.

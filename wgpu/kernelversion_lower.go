@@ -10,6 +10,6 @@ package wgpu
 // records the new hash, as the test's message says. This file is not in
 // the hash.
 const (
-	kernelCodeVersion = 1
-	kernelCodeHash    = "282868890911f5b2ce4737717f7f7fc39bdc19a3a908488a9958421b624f29d2"
+	kernelCodeVersion = 2
+	kernelCodeHash    = "07cdeba06d52f771d9544c6b04ddb5ffb44e5a3e48572c7357164b7add6bbb5e"
 )

@@ -54,8 +54,6 @@ type cacheReport struct {
 	noFile   string // why there is no file, when there is none
 	server   string // -cache-url without its password; "" for none
 	rc       *rediscache.Cache
-	openErr  error // the error of the ping at open, when Redis failed it
-	answered bool  // openErr is Redis's answer, not the lack of one
 }
 
 // cacheJSON is the "cache" object of warmup's and generate's -json.
@@ -104,48 +102,19 @@ func openTuneCache(f cacheFlags, log *cmdLog) (tune.Cache, *cacheReport, error) 
 	if f.url == "" {
 		return local, rep, nil
 	}
-	rc, openErr, err := openRedis(f.url, local, log)
+	// The command says where the results are at its end (stored); the
+	// cache's own line on Close would name a "local cache" that may be
+	// memory.
+	rc, err := openShared(f.url, local, log.logger(), rediscache.WarnClosePending)
 	if err != nil { // ParseURL took it: not expected
 		local.Close()
 		return nil, nil, &usageError{err.Error()}
 	}
-	rep.setRedis(f.url, rc, openErr)
-	if openErr != nil {
+	rep.server, rep.rc = redacted(f.url), rc
+	if rc.OpenErr() != nil {
 		log.warnf("%s; tuning without the shared cache until it answers", rep.redisProblem())
 	}
-	// The command says where the results are at its end (stored); the
-	// cache's own line on Close would name a "local cache" that may be
-	// memory.
-	log.mute("tune: closing with stores Redis never got")
 	return rc, rep, nil
-}
-
-// openRedis opens the Redis cache at rawURL in front of local. Its
-// warning when the server fails the first ping is not printed: openErr is
-// that ping's error, for the command to say in its own words.
-func openRedis(rawURL string, local tune.Cache, log *cmdLog) (rc *rediscache.Cache, openErr, err error) {
-	log.hold()
-	rc, err = openShared(rawURL, local, log.logger())
-	for _, r := range log.release() {
-		op, e := "", error(nil)
-		r.Attrs(func(a slog.Attr) bool {
-			switch a.Key {
-			case "op":
-				op = a.Value.String()
-			case "err":
-				e, _ = a.Value.Any().(error)
-			}
-			return true
-		})
-		if op == "open" && openErr == nil {
-			if openErr = e; openErr == nil {
-				openErr = errors.New(r.Message)
-			}
-			continue
-		}
-		log.print(r)
-	}
-	return rc, openErr, err
 }
 
 // urlError is err from redis.ParseURL without the URL it repeats.
@@ -197,14 +166,6 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// setRedis records the Redis cache at rawURL and the error of its first
-// ping (see openRedis).
-func (r *cacheReport) setRedis(rawURL string, rc *rediscache.Cache, openErr error) {
-	r.server, r.rc, r.openErr = redacted(rawURL), rc, openErr
-	var re redis.Error
-	r.answered = errors.As(openErr, &re)
-}
-
 // checkCacheURL returns a usage error for a malformed -cache-url.
 func checkCacheURL(rawURL string) error {
 	if rawURL == "" {
@@ -220,11 +181,12 @@ func checkCacheURL(rawURL string) error {
 // answered with an error.
 func (r *cacheReport) redisProblem() string {
 	switch {
-	case r.openErr != nil && r.answered:
-		return fmt.Sprintf("Redis at %s answered with an error: %v", r.server, r.openErr)
-	case r.openErr != nil:
-		return fmt.Sprintf("Redis at %s did not answer: %v", r.server, r.openErr)
-	case r.rc != nil && r.rc.Down():
+	case r.rc == nil:
+	case r.rc.OpenErr() != nil && r.rc.OpenAnswered():
+		return fmt.Sprintf("Redis at %s answered with an error: %v", r.server, r.rc.OpenErr())
+	case r.rc.OpenErr() != nil:
+		return fmt.Sprintf("Redis at %s did not answer: %v", r.server, r.rc.OpenErr())
+	case r.rc.Down():
 		return fmt.Sprintf("Redis at %s stopped answering", r.server)
 	}
 	return ""
@@ -232,7 +194,7 @@ func (r *cacheReport) redisProblem() string {
 
 // shared reports whether Redis is in use and holds every result stored.
 func (r *cacheReport) shared() bool {
-	return r.rc != nil && r.openErr == nil && !r.rc.Down() && r.rc.Pending() == 0
+	return r.rc != nil && r.rc.OpenErr() == nil && !r.rc.Down() && r.rc.Pending() == 0
 }
 
 // status prints the "tune cache:" lines of a command's start.
@@ -247,7 +209,7 @@ func (r *cacheReport) status(w io.Writer) {
 	}
 	switch {
 	case r.server == "":
-	case r.openErr != nil:
+	case r.rc.OpenErr() != nil:
 		fmt.Fprintf(w, "tune cache: not shared: %s\n", r.redisProblem())
 	default:
 		fmt.Fprintf(w, "tune cache: shared through Redis at %s\n", r.server)
@@ -272,9 +234,9 @@ func (r *cacheReport) stored() string {
 	default:
 		why := "it stopped answering"
 		switch {
-		case r.openErr != nil && r.answered:
+		case r.rc.OpenErr() != nil && r.rc.OpenAnswered():
 			why = "it answered with an error"
-		case r.openErr != nil:
+		case r.rc.OpenErr() != nil:
 			why = "it did not answer"
 		}
 		if n := r.rc.Pending(); n > 0 {
@@ -309,12 +271,14 @@ func tuneSummary(w io.Writer, r *cacheReport, what string, hits, n int) {
 }
 
 // openShared opens the Redis cache at rawURL in front of local, its
-// warnings to log. It sends go-redis's own log lines (a dial that failed,
-// beside the cache's warning) to log at Debug: go-redis's logger is the
-// process's, and the command owns the process.
-func openShared(rawURL string, local tune.Cache, log *slog.Logger) (*rediscache.Cache, error) {
+// warnings to log, but for the ping at open's, which the command reads
+// from OpenErr and says in its own words, and those that silenced names.
+// It sends go-redis's own log lines (a dial that failed, beside the
+// cache's warning) to log at Debug: go-redis's logger is the process's,
+// and the command owns the process.
+func openShared(rawURL string, local tune.Cache, log *slog.Logger, silenced rediscache.Warning) (*rediscache.Cache, error) {
 	redis.SetLogger(redisLogger{log})
-	return rediscache.Open(rawURL, local, rediscache.WithLogger(log))
+	return rediscache.Open(rawURL, local, rediscache.WithLogger(log), rediscache.WithSilenced(rediscache.WarnOpen|silenced))
 }
 
 // redisLogger is a go-redis logger that writes to a slog logger at Debug.

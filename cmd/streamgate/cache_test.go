@@ -222,14 +222,15 @@ func TestTuneCacheURLDown(t *testing.T) {
 
 // TestGoRedisLogToDebug: once the command opens a Redis cache, go-redis's
 // own lines (a dial that failed) go to the command's logger at Debug, not
-// to stderr beside the cache's warning.
+// to stderr beside the command's warning; the cache's own warning about
+// the ping at open is silenced, the command reading OpenErr instead.
 func TestGoRedisLogToDebug(t *testing.T) {
 	down := redistest.Start(t)
 	down.Kill()
 	t.Cleanup(logging.Enable) // go-redis's own logger again
 	var buf syncBuffer
 	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	c, err := openShared(down.URL(0), tune.NewMemoryCache(), log)
+	c, err := openShared(down.URL(0), tune.NewMemoryCache(), log, 0)
 	require.NoError(t, err)
 	defer c.Close()
 	// A client that dials through its pool, as the cache does when a call
@@ -238,7 +239,9 @@ func TestGoRedisLogToDebug(t *testing.T) {
 	defer rdb.Close()
 	require.Error(t, rdb.Ping(context.Background()).Err())
 	assert.Regexp(t, `level=DEBUG msg="redis: connection pool: failed to dial after 1 attempts: [^"]*" from=go-redis`, buf.String())
-	assert.Contains(t, buf.String(), `level=WARN msg="tune: Redis unavailable`)
+	assert.NotContains(t, buf.String(), `level=WARN`)
+	assert.Error(t, c.OpenErr())
+	assert.False(t, c.OpenAnswered())
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent use.

@@ -14,17 +14,15 @@ import (
 //	streamgate CMD: warning: MESSAGE: ERR (KEY=VALUE, ...)
 //
 // the library's slog records (a cache's warnings) included, through
-// [cmdLog.logger]. It can hold records back while the command decides
-// what to say itself (see [cmdLog.hold]) and mute a library message that
-// the command states in its own words. It is safe for concurrent use.
+// [cmdLog.logger]. A library warning that the command states in its own
+// words is silenced at the library (rediscache.WithSilenced), which
+// reports that state through methods: the log never reads its records
+// back. It is safe for concurrent use.
 type cmdLog struct {
 	w      io.Writer // written once
 	prefix string    // "streamgate CMD"; written once
 
-	mu      sync.Mutex
-	holding bool          // guarded by mu: records go to held
-	held    []slog.Record // guarded by mu
-	muted   []string      // guarded by mu: message prefixes not printed
+	mu sync.Mutex // serializes the writes to w
 }
 
 // newCmdLog returns the log of the command cmd ("warmup"; "" for
@@ -43,35 +41,8 @@ func (l *cmdLog) warnf(format string, args ...any) {
 // logger returns a slog logger whose records l prints (Info and above).
 func (l *cmdLog) logger() *slog.Logger { return slog.New(cmdHandler{l: l}) }
 
-// hold makes l keep the records it gets until release.
-func (l *cmdLog) hold() {
-	l.mu.Lock()
-	l.holding = true
-	l.mu.Unlock()
-}
-
-// release stops holding and returns the records held.
-func (l *cmdLog) release() []slog.Record {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	held := l.held
-	l.holding, l.held = false, nil
-	return held
-}
-
-// print prints r, unless a muted prefix starts its message.
-func (l *cmdLog) print(r slog.Record) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.printLocked(r)
-}
-
+// printLocked prints r; l.mu is held.
 func (l *cmdLog) printLocked(r slog.Record) {
-	for _, m := range l.muted {
-		if strings.HasPrefix(r.Message, m) {
-			return
-		}
-	}
 	var b strings.Builder
 	b.WriteString(l.prefix)
 	b.WriteString(": ")
@@ -109,13 +80,6 @@ func (l *cmdLog) printLocked(r slog.Record) {
 	io.WriteString(l.w, b.String())
 }
 
-// mute stops printing the library messages that start with prefix.
-func (l *cmdLog) mute(prefix string) {
-	l.mu.Lock()
-	l.muted = append(l.muted, prefix)
-	l.mu.Unlock()
-}
-
 // cmdHandler is the slog.Handler of a cmdLog.
 type cmdHandler struct {
 	l     *cmdLog
@@ -131,10 +95,6 @@ func (h cmdHandler) Handle(_ context.Context, r slog.Record) error {
 	}
 	h.l.mu.Lock()
 	defer h.l.mu.Unlock()
-	if h.l.holding {
-		h.l.held = append(h.l.held, r.Clone())
-		return nil
-	}
 	h.l.printLocked(r)
 	return nil
 }

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/streamgate/streamgate/wgpu"
 )
@@ -83,7 +85,7 @@ func runColdChild(ctx context.Context, args []string, mode string, winners map[s
 		return err
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = env
+	cmd.Env = append(env, processT0Env+"="+strconv.FormatInt(time.Now().UnixNano(), 10))
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	if err := cmd.Run(); err != nil {

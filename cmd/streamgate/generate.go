@@ -18,6 +18,7 @@ import (
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/wgpu"
 )
 
 const generateSummary = "generate tokens with a KV cache: warm up (capture, compile, autotune), replay the decode step per token, check on the CPU, measure cold"
@@ -28,10 +29,11 @@ func init() {
 
 // generateConfig is what the generate flags set.
 type generateConfig struct {
-	model       decoder.Config // Seq: -max-seq
-	promptFlag  string         // -prompt: comma-separated token ids; "" for the default
-	promptLen   int            // -prompt-len: the default prompt's length
-	prompt      []uint32       // parsed, or the default
+	model       decoder.Config   // Seq: -max-seq
+	promptFlag  string           // -prompt: comma-separated token ids; "" for the default
+	promptLen   int              // -prompt-len: the default prompt's length
+	prompt      []uint32         // parsed, or the default
+	weights     *decoder.Weights // the model's, made once from -seed
 	tokens      int
 	cache       cacheFlags
 	timing      string
@@ -39,6 +41,7 @@ type generateConfig struct {
 	adapter     string
 	out         string
 	cold        bool // measure cold in a child process
+	restart     bool // measure a restart in a child process
 	coldSandbox bool // and once more with the naga sandbox's compile cache empty too
 
 	compileWorkers int // -compile-workers: wgpu.Options.CompileWorkers
@@ -89,16 +92,35 @@ type generateReport struct {
 	TokensPerS               float64   `json:"tokens_per_s"` // decode steps per second of their time
 	TokenMs                  []float64 `json:"token_ms"`     // each decode step, in order
 
-	Cold               bool      `json:"cold"`                 // the cold figures were measured
-	TTFTMsCold         float64   `json:"ttft_ms_cold"`         // a child process, caches empty, no warm-up
-	ColdCompiles       int64     `json:"cold_compiles"`        // pipelines the cold child compiled before its first token
-	ColdDecodeCompiles int64     `json:"cold_decode_compiles"` // and at its first decode step
-	ColdTokenMs        []float64 `json:"cold_token_ms"`        // the cold child's decode steps
-	CompileMsPrefill   float64   `json:"compile_ms_prefill"`   // compiling the prefill's pipelines, in a cold child
-	CompileMsDecode    float64   `json:"compile_ms_decode"`    // the decode's other pipelines, likewise
-	SandboxStartMs     float64   `json:"sandbox_start_ms"`     // the naga sandbox's start in that child (its on-disk cache warm)
-	TTFTMsColdSandbox  float64   `json:"ttft_ms_cold_sandbox"` // -cold-sandbox: cold with the sandbox's cache empty too; 0 if not run
-	Chart              string    `json:"chart"`
+	Cold               bool      `json:"cold"`                   // the cold figures were measured
+	TTFTMsCold         float64   `json:"ttft_ms_cold"`           // a child process, caches empty, no warm-up
+	ColdCompiles       int64     `json:"cold_compiles"`          // pipelines the cold child compiled before its first token
+	ColdDecodeCompiles int64     `json:"cold_decode_compiles"`   // and at its first decode step
+	ColdTokenMs        []float64 `json:"cold_token_ms"`          // the cold child's decode steps
+	CompileMsPrefill   float64   `json:"compile_ms_prefill"`     // compiling the prefill's pipelines, in a cold child
+	CompileMsDecode    float64   `json:"compile_ms_decode"`      // the decode's other pipelines, likewise
+	SandboxStartMs     float64   `json:"sandbox_start_ms"`       // the naga sandbox's start in that child (its on-disk cache warm)
+	TTFTMsColdSandbox  float64   `json:"ttft_ms_cold_sandbox"`   // -cold-sandbox: cold with the sandbox's cache empty too; 0 if not run
+	ColdMsToFirstToken float64   `json:"cold_ms_to_first_token"` // the cold child, from its process start to its first token
+
+	// This process, from its start: the device opened, the warm-up, the
+	// first token.
+	DeviceOpenMs          float64         `json:"device_open_ms"`
+	ProcessMsToFirstToken float64         `json:"process_ms_to_first_token"`
+	LoweringStarts        int64           `json:"lowering_starts"` // the naga sandbox's starts in this process (0 or 1)
+	KernelCache           kernelCacheJSON `json:"kernel_cache"`
+
+	// -restart: a fresh child process with the caches this run left.
+	Restart                bool            `json:"restart"`
+	RestartMsToFirstToken  float64         `json:"restart_ms_to_first_token"` // from its process start, device open included
+	RestartDeviceOpenMs    float64         `json:"restart_device_open_ms"`
+	RestartWarmupMs        float64         `json:"restart_warmup_ms"`
+	RestartWarmupCompileMs float64         `json:"restart_warmup_compile_ms"`
+	RestartTTFTMs          float64         `json:"restart_ttft_ms"` // its first token, from the generation step
+	RestartLoweringStarts  int64           `json:"restart_lowering_starts"`
+	RestartKernelCache     kernelCacheJSON `json:"restart_kernel_cache"`
+	RestartTunedKeys       int             `json:"restart_tuned_keys"`
+	Chart                  string          `json:"chart"`
 }
 
 func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer) int) {
@@ -122,10 +144,15 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		"graph once per token. Every token is checked against a float64 CPU\n"+
 		"reference that runs the same KV-cache algorithm, and every position's\n"+
 		"logits against its tolerance; a mismatch is an error naming the position.\n"+
+		"Then, with -restart, the command re-executes itself as a fresh process\n"+
+		"with the caches this run left (the tune winners, the kernel cache of\n"+
+		"lowered sources; Mesa's shader cache as it is) and reports its time from\n"+
+		"process start to first token: a program's restart.\n"+
 		"Then, with -cold, the command re-executes itself as a child with empty\n"+
-		"caches (the process's lowering and pipeline caches; the driver's shader\n"+
-		"cache off: MESA_SHADER_CACHE_DISABLE=true and MESA_SHADER_CACHE_DIR an\n"+
-		"empty folder, on Mesa; other drivers' caches are not cleared) and the\n"+
+		"caches (the process's lowering and pipeline caches, an empty kernel\n"+
+		"cache; the driver's shader cache off: MESA_SHADER_CACHE_DISABLE=true and\n"+
+		"MESA_SHADER_CACHE_DIR an empty folder, on Mesa; other drivers' caches\n"+
+		"are not cleared) and the\n"+
 		"winners the warm run decided, and runs the same generation without a\n"+
 		"warm-up, its pipelines compiling at their launches; a second child times\n"+
 		"compiling the pipelines alone (created and primed). The naga sandbox's own\n"+
@@ -141,9 +168,15 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		`   "tokens_match_reference", "max_abs_error", "ttft_ms_warm", "token_ms_median",`+"\n"+
 		`   "token_ms_p99", "token_ms_min", "token_ms_max", "tokens_per_s", "token_ms",`+"\n"+
 		`   "cold", "ttft_ms_cold", "cold_compiles", "cold_decode_compiles", "cold_token_ms",`+"\n"+
-		`   "compile_ms_prefill", "compile_ms_decode", "sandbox_start_ms", "ttft_ms_cold_sandbox", "chart"}`+"\n"+
+		`   "compile_ms_prefill", "compile_ms_decode", "sandbox_start_ms", "ttft_ms_cold_sandbox", "cold_ms_to_first_token",`+"\n"+
+		`   "device_open_ms", "process_ms_to_first_token", "lowering_starts", "kernel_cache",`+"\n"+
+		`   "restart", "restart_ms_to_first_token", "restart_device_open_ms", "restart_warmup_ms", "restart_warmup_compile_ms",`+"\n"+
+		`   "restart_ttft_ms", "restart_lowering_starts", "restart_kernel_cache", "restart_tuned_keys", "chart"}`+"\n"+
 		"(tuned_keys: measured in this run; cache_hits: found in the tune cache;\n"+
-		"cache: {\"file\", \"read_only\", \"stored\", \"redis\", \"shared\"}, as warmup's).\n\n"+
+		"cache: {\"file\", \"read_only\", \"stored\", \"redis\", \"shared\"}, as warmup's;\n"+
+		"kernel_cache: {\"store\", \"store_hits\", \"misses\", \"rejected\", \"store_errors\"}, what the\n"+
+		"process's compiles found in the kernel cache; *_ms_to_first_token: from the\n"+
+		"process's start, device open and warm-up included).\n\n"+
 		"Ctrl-C stops the warm-up at the next launch or the generation at the next\n"+
 		"token: it says what was tuned and where it is stored (with -json, the\n"+
 		"object so far, \"interrupted\": true) and exits 130; a second Ctrl-C exits\n"+
@@ -164,6 +197,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 	fs.IntVar(&cfg.compileWorkers, "compile-workers", 0, compileWorkersUsage)
 	fs.StringVar(&cfg.out, "out", filepath.Join("out", "bench"), `directory of the chart (generate.png, .svg); "" for none`)
 	fs.BoolVar(&cfg.cold, "cold", true, "measure the cold figures in a child process with empty caches")
+	fs.BoolVar(&cfg.restart, "restart", true, "measure a restart: this command again as a fresh process with the caches this run left, from its process start to its first token")
 	fs.BoolVar(&cfg.coldSandbox, "cold-sandbox", false, "-cold: also run the cold child with the naga sandbox's on-disk compilation cache empty")
 	return fs, func(ctx context.Context, stdout, stderr io.Writer) int {
 		usage := func(format string, args ...any) int {
@@ -188,7 +222,7 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 			}
 			cfg.prompt = p
 		} else {
-			cfg.prompt = decoder.NewWeights(cfg.model).Tokens[:cfg.promptLen]
+			cfg.prompt = cfg.modelWeights().Tokens[:cfg.promptLen]
 		}
 		if err := cfg.model.ValidatePrompt(cfg.prompt, cfg.tokens); err != nil {
 			return usage("%v", err)
@@ -201,6 +235,15 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 		}
 		return generate(ctx, cfg, stdout, stderr)
 	}
+}
+
+// modelWeights returns the model's weights, made on first use: the
+// default prompt is drawn with them, and the run uploads them.
+func (cfg *generateConfig) modelWeights() *decoder.Weights {
+	if cfg.weights == nil {
+		cfg.weights = decoder.NewWeights(cfg.model)
+	}
+	return cfg.weights
 }
 
 // parsePrompt parses comma-separated token ids.
@@ -243,15 +286,15 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 		len(prompt), n, mc.PrefillLaunches(), mc.DecodeLaunches())
 	rep.Adapter = s.describe(stdout, "prompt:  "+joinIDs(prompt)+"\n")
 
-	weights := decoder.NewWeights(mc)
-	want := decoder.ReferenceGenerate(mc, weights, prompt, n)
+	weights := cfg.modelWeights()
 	g, err := decoder.NewGenerator(s.d, mc, weights, prompt)
 	if err != nil {
 		return s.fail("%v", err)
 	}
 	defer g.Release()
 	rep.LaunchesPrefill, rep.LaunchesPerToken = len(g.PrefillPlan()), len(g.DecodePlan())
-	r := &generateRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, ctx: ctx, g: g, want: want,
+	rep.DeviceOpenMs = s.openMs
+	r := &generateRun{setup: s, cfg: cfg, rep: &rep, stdout: stdout, ctx: ctx, g: g, weights: weights,
 		tuning: s.startTuning(ctx, g.Ops(), rep.Winners, nil)}
 	rep.Keys, rep.CandidateKernels = len(r.tunable), len(g.Kernels())
 	defer func() {
@@ -261,7 +304,7 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 			}
 		}
 	}()
-	return runSteps(r.warmUp, r.generation, r.cpuCheck, r.coldRun, r.chart)
+	return runSteps(r.warmUp, r.generation, r.cpuCheck, r.restartRun, r.coldRun, r.chart)
 }
 
 // generateRun is one run of generate, step by step: the warm-up, the
@@ -269,12 +312,12 @@ func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer)
 // 0 to go on, or the command's exit code.
 type generateRun struct {
 	*setup
-	cfg    generateConfig
-	rep    *generateReport
-	stdout io.Writer
-	ctx    context.Context
-	g      *decoder.Generator
-	want   decoder.Generation // the float64 reference's
+	cfg     generateConfig
+	rep     *generateReport
+	stdout  io.Writer
+	ctx     context.Context
+	g       *decoder.Generator
+	weights *decoder.Weights
 	*tuning
 	pre, dec *client.Graph // the prefill and the decode step, captured
 
@@ -356,6 +399,7 @@ func (r *generateRun) generation() int {
 	fmt.Fprintf(stdout, "\n== 2. generation, process mode %v: the prefill graph replayed once, then the decode graph once per token\n", r.reg.ProcessMode())
 	fmt.Fprintf(stdout, "      (the state buffer, position and token, written before each; the argmax read back: 4 bytes)\n")
 	compiles1, replays0 := d.Stats().Compiles, c.Stats().Replays
+	sinceT0 := sinceStart()
 	run, err := genrun.Replayed(ctx, g, c, r.pre, r.dec, n)
 	tokens, ttft, steps, created := run.Tokens, run.TTFT, run.Steps, run.Created
 	if err != nil && ctx.Err() != nil {
@@ -367,11 +411,15 @@ func (r *generateRun) generation() int {
 	}
 	r.tokens = tokens
 	rep.Generated, rep.TTFTMsWarm, rep.TokenMs = tokens, ms(ttft), genrun.MsList(steps)
+	rep.ProcessMsToFirstToken = sinceT0 + rep.TTFTMsWarm
+	rep.LoweringStarts, rep.KernelCache = wgpu.ReadKernelCacheStats().LoweringStarts, kernelCacheState()
 	rep.TokenMsMedian, rep.TokenMsP99, rep.TokenMsMin, rep.TokenMsMax, rep.TokensPerS = genrun.Latencies(steps)
 	rep.RealPassCompiles, rep.BuffersCreatedAfterFirst = d.Stats().Compiles-compiles1, created
 	rep.Replays = c.Stats().Replays - replays0
 	fmt.Fprintf(stdout, "  generated:                 %s\n", joinIDs(tokens))
 	fmt.Fprintf(stdout, "  time to first token:       %.2f ms (the prefill's replay and the first token's read-back)\n", rep.TTFTMsWarm)
+	fmt.Fprintf(stdout, "  from process start:        %.0f ms to the first token (device open %.0f ms, warm-up %.0f ms); %s\n",
+		rep.ProcessMsToFirstToken, rep.DeviceOpenMs, rep.WarmupSeconds*1000, kernelLine(rep.KernelCache, rep.LoweringStarts))
 	fmt.Fprintf(stdout, "  per token:                 %.3f ms median, p99 %.3f ms (min–max %.3f–%.3f) over %d decode steps: %.0f tokens/s\n",
 		rep.TokenMsMedian, rep.TokenMsP99, rep.TokenMsMin, rep.TokenMsMax, len(steps), rep.TokensPerS)
 	fmt.Fprintf(stdout, "  launches per token:        %d (%d replays in all: no per-launch work in Go)\n", mc.DecodeLaunches(), rep.Replays)
@@ -387,11 +435,12 @@ func (r *generateRun) generation() int {
 // float64 reference.
 func (r *generateRun) cpuCheck() int {
 	g, rep, stdout, ctx, n := r.g, r.rep, r.stdout, r.ctx, r.cfg.tokens
+	want := decoder.ReferenceGenerate(r.cfg.model, r.weights, r.cfg.prompt, n)
 	logits, err := g.ReadLogits(ctx, n-1)
 	if err != nil {
 		return r.fail("reading the logits: %v", err)
 	}
-	maxErr, err := decoder.CheckGeneration(r.want, r.tokens, logits, len(r.cfg.prompt))
+	maxErr, err := decoder.CheckGeneration(want, r.tokens, logits, len(r.cfg.prompt))
 	rep.MaxAbsError = maxErr
 	if err != nil {
 		fmt.Fprintf(stdout, "  CPU check:                 FAILED\n")
@@ -403,17 +452,50 @@ func (r *generateRun) cpuCheck() int {
 	return 0
 }
 
-// coldRun is step 4, with -cold: the generation in a child process with
+// restartRun is step 4, with -restart: this command again as a fresh
+// process with the caches this run left.
+func (r *generateRun) restartRun() int {
+	rep, stdout := r.rep, r.stdout
+	if !r.cfg.restart {
+		return 0
+	}
+	fmt.Fprintf(stdout, "\n== 3. a restart: this command re-executed as a fresh process with the caches this run left (tune winners,\n")
+	fmt.Fprintf(stdout, "      kernels; Mesa's shader cache as it is), timed from its process start\n")
+	if err := restartFigures(r.ctx, r.cfg, rep); err != nil {
+		return r.fail("restart: %v", err)
+	}
+	fmt.Fprintf(stdout, "  restart to first token:    %.0f ms from process start (device open %.0f ms, warm-up %.0f ms of which compile %.1f ms,\n",
+		rep.RestartMsToFirstToken, rep.RestartDeviceOpenMs, rep.RestartWarmupMs, rep.RestartWarmupCompileMs)
+	fmt.Fprintf(stdout, "                             first token %.2f ms after it); %d keys tuned; %s\n",
+		rep.RestartTTFTMs, rep.RestartTunedKeys, kernelLine(rep.RestartKernelCache, rep.RestartLoweringStarts))
+	return 0
+}
+
+// kernelLine says what a process found in the kernel cache.
+func kernelLine(k kernelCacheJSON, starts int64) string {
+	sandbox := "the lowering's sandbox not started"
+	if starts > 0 {
+		sandbox = "the lowering's sandbox started"
+	}
+	s := fmt.Sprintf("kernel cache: %d sources read, %d lowered", k.StoreHits, k.Misses)
+	if k.Rejected > 0 {
+		s += fmt.Sprintf(", %d entries rejected", k.Rejected)
+	}
+	return s + "; " + sandbox
+}
+
+// coldRun is step 5, with -cold: the generation in a child process with
 // empty caches.
 func (r *generateRun) coldRun() int {
 	rep, stdout, cfg, ctx := r.rep, r.stdout, r.cfg, r.ctx
 	if cfg.cold {
-		fmt.Fprintf(stdout, "\n== 3. the same generation cold: this command re-executed as a child with empty caches (lowering and pipelines;\n")
+		fmt.Fprintf(stdout, "\n== 4. the same generation cold: this command re-executed as a child with empty caches (lowering and pipelines;\n")
 		fmt.Fprintf(stdout, "      Mesa's shader cache off), the winners above, no warm-up: its pipelines compile at their launches\n")
 		if err := coldFigures(ctx, cfg, rep.Winners, rep, false); err != nil {
 			return r.fail("cold: %v", err)
 		}
-		fmt.Fprintf(stdout, "  time to first token cold:  %.2f ms (%d pipelines compiled before it)\n", rep.TTFTMsCold, rep.ColdCompiles)
+		fmt.Fprintf(stdout, "  time to first token cold:  %.2f ms (%d pipelines compiled before it); %.0f ms from its process start\n",
+			rep.TTFTMsCold, rep.ColdCompiles, rep.ColdMsToFirstToken)
 		fmt.Fprintf(stdout, "  time to first token warm:  %.2f ms (cold ÷ warm %.1fx; cold − warm %+.2f ms)\n",
 			rep.TTFTMsWarm, rep.TTFTMsCold/rep.TTFTMsWarm, rep.TTFTMsCold-rep.TTFTMsWarm)
 		if len(rep.ColdTokenMs) > 0 {

@@ -18,13 +18,14 @@ import (
 	"github.com/streamgate/streamgate/internal/workload/decoder"
 	"github.com/streamgate/streamgate/internal/workload/genrun"
 	"github.com/streamgate/streamgate/registry"
+	"github.com/streamgate/streamgate/wgpu"
 )
 
 // A cold child of generate or warmup re-executes this program, which in
 // a test is the test binary: with the child's variable set it runs the
 // command line instead of the tests.
 func init() {
-	if os.Getenv(coldChildEnv) != "" {
+	if os.Getenv(coldChildEnv) != "" || os.Getenv(restartChildEnv) != "" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
 }
@@ -57,16 +58,30 @@ func runGenerate(t *testing.T, args ...string) generateReport {
 	return rep
 }
 
+// useKernelDir gives the test process and its children the empty kernel
+// cache dir for t.
+func useKernelDir(t *testing.T, dir string) {
+	t.Helper()
+	t.Setenv(wgpu.KernelCacheEnv, dir)
+	kd, err := wgpu.OpenKernelDir(dir)
+	require.NoError(t, err)
+	old := wgpu.SetKernelStore(kd)
+	t.Cleanup(func() { wgpu.SetKernelStore(old) })
+}
+
 // TestGenerate: the generation tunes the prefill's and the decode's 14
 // keys, replays the decode graph per token with 0 compiles and 0 new
 // buffers, generates the reference's tokens, and its cold child (the
 // test binary re-executed, caches empty) takes longer to the first token
-// than the warm run; a second run with the same cache finds every key
-// there and measures nothing.
+// than the warm run; its restart child (re-executed with the caches the
+// run left) tunes nothing, reads every source from the kernel cache and
+// never starts the lowering's sandbox; a second run with the same cache
+// finds every key there and measures nothing.
 func TestGenerate(t *testing.T) {
 	needAdapter(t)
 	dir := t.TempDir()
 	cache, out := filepath.Join(dir, "tune.db"), filepath.Join(dir, "out")
+	useKernelDir(t, filepath.Join(dir, "kernels"))
 
 	rep := runGenerate(t, "-cache", cache, "-out", out)
 	assert.Equal(t, "generate", rep.Workload)
@@ -106,6 +121,19 @@ func TestGenerate(t *testing.T) {
 	assert.Positive(t, rep.CompileMsPrefill)
 	assert.Positive(t, rep.CompileMsDecode)
 	assert.Zero(t, rep.TTFTMsColdSandbox, "not asked for")
+	assert.Greater(t, rep.ColdMsToFirstToken, rep.TTFTMsCold, "from the cold child's process start")
+
+	assert.Positive(t, rep.DeviceOpenMs)
+	assert.Greater(t, rep.ProcessMsToFirstToken, rep.TTFTMsWarm+rep.DeviceOpenMs)
+	assert.Positive(t, rep.KernelCache.Misses, "a new kernel cache: the sources are lowered")
+	assert.Equal(t, filepath.Join(dir, "kernels"), rep.KernelCache.Store)
+	assert.True(t, rep.Restart)
+	assert.Zero(t, rep.RestartTunedKeys, "the restart finds every winner in the tune cache")
+	assert.Zero(t, rep.RestartLoweringStarts, "the restart reads every source from the kernel cache")
+	assert.Zero(t, rep.RestartKernelCache.Misses)
+	assert.EqualValues(t, len(rep.Winners), rep.RestartKernelCache.StoreHits, "each winner's source, read")
+	assert.Greater(t, rep.RestartMsToFirstToken, rep.RestartDeviceOpenMs+rep.RestartWarmupMs)
+	assert.Positive(t, rep.RestartTTFTMs)
 
 	assert.Equal(t, filepath.Join(out, "generate.png"), rep.Chart)
 	png, err := os.ReadFile(rep.Chart)
@@ -113,24 +141,27 @@ func TestGenerate(t *testing.T) {
 	assert.Equal(t, "\x89PNG", string(png[:4]))
 	assert.Equal(t, registry.ProcessExecute, registry.Default.ProcessMode(), "the process mode is restored")
 
-	again := runGenerate(t, "-cache", cache, "-out", "", "-cold=false")
+	again := runGenerate(t, "-cache", cache, "-out", "", "-cold=false", "-restart=false")
 	assert.Equal(t, 14, again.CacheHits)
 	assert.Zero(t, again.TunedKeys)
 	assert.Zero(t, again.MeasurementLaunches, "a second run measures nothing")
 	assert.Equal(t, rep.Generated, again.Generated)
 	assert.False(t, again.Cold)
 	assert.Zero(t, again.TTFTMsCold)
+	assert.False(t, again.Restart)
+	assert.Zero(t, again.RestartMsToFirstToken)
 }
 
 // TestGenerateText: the text names the stages and the figures.
 func TestGenerateText(t *testing.T) {
 	needAdapter(t)
-	code, out, errOut := runCmd(t, append(smallGenerate, "-cache", "", "-out", "", "-cold=false", "-prompt", "3,1,4,1,5", "-tokens", "3")...)
+	code, out, errOut := runCmd(t, append(smallGenerate, "-cache", "", "-out", "", "-cold=false", "-restart=false", "-prompt", "3,1,4,1,5", "-tokens", "3")...)
 	require.Equal(t, 0, code, "stdout:\n%s\nstderr:\n%s", out, errOut)
 	t.Log("\n" + out)
 	for _, s := range []string{"prompt:  3 1 4 1 5", "== 1. warm-up, process mode CompileAndAutotune", "launches captured:",
 		"== 2. generation, process mode Execute", "time to first token:", "per token:", fmt.Sprintf("launches per token:        %d", smallGenerateConfig.DecodeLaunches()),
-		"pipelines compiled:        0", "GPU buffers created:       0 after the first token", "CPU check:                 passed"} {
+		"pipelines compiled:        0", "GPU buffers created:       0 after the first token", "CPU check:                 passed",
+		"from process start:", "kernel cache:"} {
 		assert.Contains(t, out, s)
 	}
 	assert.NotContains(t, out, "== 3.")

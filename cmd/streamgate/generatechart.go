@@ -17,13 +17,16 @@ import (
 )
 
 var (
-	warmColor = color.RGBA{R: 0x4c, G: 0x72, B: 0xb0, A: 0xff}
-	coldColor = color.RGBA{R: 0xc4, G: 0x4e, B: 0x52, A: 0xff}
+	warmColor    = color.RGBA{R: 0x4c, G: 0x72, B: 0xb0, A: 0xff}
+	coldColor    = color.RGBA{R: 0xc4, G: 0x4e, B: 0x52, A: 0xff}
+	restartColor = color.RGBA{R: 0x55, G: 0xa8, B: 0x68, A: 0xff}
 )
 
 // writeGenerateChart draws the generation's figures into dir/generate.png
-// and .svg: on the left the time to first token, cold (when measured) and
-// warm, as bars; on the right each decode step's latency over the
+// and .svg: on the left the time to first token three ways, as bars, each
+// saying from when: cold (a first run ever, when measured) and restart (a
+// fresh process on the caches the run left, when measured) from process
+// start, warm (this process, after its warm-up) from the step; on the right each decode step's latency over the
 // generated tokens, warm and cold. It returns the PNG's path.
 func writeGenerateChart(dir string, mc decoder.Config, rep generateReport) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -48,17 +51,19 @@ func writeGenerateChart(dir string, mc decoder.Config, rep generateReport) (stri
 
 func ttftPlot(rep generateReport) (*plot.Plot, error) {
 	pl := plot.New()
-	pl.Title.Text = "time to first token"
-	pl.Y.Label.Text = "ms, prompt to first token"
+	pl.Title.Text = "time to first token, three ways"
+	pl.Y.Label.Text = "ms to the first token"
 	pl.Add(plotter.NewGrid())
-	names := []string{"warm\n(after the warm-up)"}
-	vals := plotter.Values{rep.TTFTMsWarm}
-	colors := []color.Color{warmColor}
+	var names []string
+	var vals plotter.Values
+	var colors []color.Color
 	if rep.Cold {
-		names = append([]string{"cold\n(child, caches empty)"}, names...)
-		vals = append(plotter.Values{rep.TTFTMsCold}, vals...)
-		colors = append([]color.Color{coldColor}, colors...)
+		names, vals, colors = append(names, "cold: first run ever\nfrom process start"), append(vals, rep.ColdMsToFirstToken), append(colors, coldColor)
 	}
+	if rep.Restart {
+		names, vals, colors = append(names, "restart: caches warm\nfrom process start"), append(vals, rep.RestartMsToFirstToken), append(colors, restartColor)
+	}
+	names, vals, colors = append(names, "warm: in process\nfrom the step"), append(vals, rep.TTFTMsWarm), append(colors, warmColor)
 	for i, v := range vals {
 		// One bar chart per bar, so that each has its colour.
 		one := make(plotter.Values, len(vals))

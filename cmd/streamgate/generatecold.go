@@ -27,6 +27,7 @@ func coldFigures(ctx context.Context, cfg generateConfig, winners map[string]str
 		return err
 	}
 	rep.TTFTMsCold, rep.ColdCompiles, rep.ColdDecodeCompiles, rep.ColdTokenMs = cold.TTFTMs, cold.Compiles, cold.DecodeCompiles, cold.TokenMs
+	rep.ColdMsToFirstToken = cold.ProcessMs
 	if emptySandbox {
 		return nil
 	}
@@ -68,7 +69,7 @@ func generateChild(ctx context.Context, mode string, cfg generateConfig, stdout,
 		return fail("opening the device: %v", err)
 	}
 	defer d.Close()
-	w := decoder.NewWeights(cfg.model)
+	w := cfg.modelWeights()
 	g, err := decoder.NewGenerator(d, cfg.model, w, cfg.prompt)
 	if err != nil {
 		return fail("%v", err)
@@ -77,7 +78,10 @@ func generateChild(ctx context.Context, mode string, cfg generateConfig, stdout,
 	var rep *coldReport
 	switch mode {
 	case childCold:
-		rep, err = genrun.Generate(ctx, g, winners, cfg.tokens)
+		t0 := sinceStart()
+		if rep, err = genrun.Generate(ctx, g, winners, cfg.tokens); err == nil {
+			rep.ProcessMs = t0 + rep.TTFTMs
+		}
 	case childCompile:
 		rep, err = coldCompile(ctx, g, winners)
 	default:

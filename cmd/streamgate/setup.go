@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/streamgate/streamgate/client"
 	"github.com/streamgate/streamgate/gpu"
@@ -45,6 +46,7 @@ type setup struct {
 	prevMode       registry.ProcessMode
 	bundle         *bundleInUse // -bundle's; nil for none
 	jsonOut        io.Writer    // with -json, where the report goes; nil without
+	openMs         float64      // wgpu.Open took this long
 }
 
 // openSetup opens the cache, the device, the client and the tuner and sets
@@ -79,7 +81,9 @@ func openSetupOn(cfg setupConfig, stderr io.Writer) (*setup, int) {
 	}
 	s.cache, s.cr = cache, cr
 	wgpu.StartLowering() // overlaps the compiler's start with opening the device
+	openStart := time.Now()
 	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
+	s.openMs = ms(time.Since(openStart))
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
 		s.closeCaches()
 		return nil, s.fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)

@@ -88,9 +88,7 @@ func tuneExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 		if *t.url != "" {
 			// The command says what the export holds when Redis is down;
 			// it tunes nothing.
-			if code, ok := t.openRedis(stderr, log,
-				"tune: Redis unavailable; Range lists the local cache only",
-				"tune: Redis unavailable; tuning from the local cache"); !ok {
+			if code, ok := t.openRedis(stderr, log, rediscache.WarnRangeLocal|rediscache.WarnOutage); !ok {
 				return code
 			}
 			c = rangeContext{t.rc, ctx}
@@ -167,9 +165,7 @@ func tuneImportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Write
 		if *t.url != "" {
 			// The command says where the entries Redis lacks are; it
 			// tunes nothing.
-			if code, ok := t.openRedis(stderr, log,
-				"tune: closing with stores Redis never got",
-				"tune: Redis unavailable; tuning from the local cache"); !ok {
+			if code, ok := t.openRedis(stderr, log, rediscache.WarnClosePending|rediscache.WarnOutage); !ok {
 				return code
 			}
 			c, into = t.rc, joinSources(redacted(*t.url), into)
@@ -255,22 +251,18 @@ func (t *tuneCaches) openFile(stderr io.Writer, log *cmdLog) (code int, ok bool)
 }
 
 // openRedis opens the -cache-url server as rc, in front of local, warns
-// when it does not answer, and mutes the cache's messages that the command
-// says better. ok is false, local closed and the exit status given, when
-// it cannot.
-func (t *tuneCaches) openRedis(stderr io.Writer, log *cmdLog, mute ...string) (code int, ok bool) {
-	rc, openErr, err := openRedis(*t.url, t.local, log)
+// when it does not answer, and silences the cache's warnings that the
+// command says better (it reads their state from rc). ok is false, local
+// closed and the exit status given, when it cannot.
+func (t *tuneCaches) openRedis(stderr io.Writer, log *cmdLog, silenced rediscache.Warning) (code int, ok bool) {
+	rc, err := openShared(*t.url, t.local, log.logger(), silenced)
 	if err != nil {
 		t.local.Close()
 		return t.fail(stderr, err), false
 	}
-	t.rc, t.rep = rc, &cacheReport{}
-	t.rep.setRedis(*t.url, rc, openErr)
-	if openErr != nil {
+	t.rc, t.rep = rc, &cacheReport{server: redacted(*t.url), rc: rc}
+	if rc.OpenErr() != nil {
 		log.warnf("%s", t.rep.redisProblem())
-	}
-	for _, m := range mute {
-		log.mute(m)
 	}
 	return 0, true
 }

@@ -51,6 +51,32 @@
 //     answer about the server: loading, read-only, out of memory, a wrong
 //     password) marks Redis down ([Cache.Down]).
 //
+// # Kernels
+//
+// The cache shares compiled kernels too ([Cache.LoadKernel],
+// [Cache.StoreKernel]: a wgpu.KernelStore), so that a fleet compiles each
+// kernel once, under the rules above: a load asks the local cache first
+// (when it keeps kernels, as tune/sqlitecache does; else a memory store of
+// the cache's own), then Redis, and keeps what Redis has locally; a store
+// goes to both, waits out an outage, and this cache's stores of a key reach
+// Redis in order. A kernel lives in Redis under a kind of its own ("k",
+// the key in hex), sealed: a magic, the key and a SHA-256 of both and the
+// entry, so that a value truncated, changed or copied from another key is
+// a miss with one warning per key, never returned. There is no claim on a
+// kernel: processes that miss one at once each compile it.
+//
+// # State
+//
+// A program reads the cache's state from its methods, never from its log:
+// [Cache.OpenErr] and [Cache.OpenAnswered] (did Redis answer the ping of
+// Open, and with what), [Cache.Down] (is it known to be down now),
+// [Cache.Pending] (how many stores wait for it). [WithSilenced] leaves out
+// of the log the warnings that report those states, for a program that
+// says them in its own words.
+//
+// Both kinds of store pass the conformance suite of package
+// tune/cachetest.
+//
 // go-redis prints a line of its own to stderr for each dial of its pool
 // that fails, through a logger that is process-wide (redis.SetLogger):
 // the package leaves that logger to the program. It keeps go-redis's

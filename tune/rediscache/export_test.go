@@ -38,3 +38,6 @@ func WithBrokenFlusher() Option { return optionFunc(func(c *config) { c.brokenFl
 func WithFlushHook(f func(tune.CacheKey)) Option {
 	return optionFunc(func(c *config) { c.flushHook = f })
 }
+
+// KernelKey is key's kernel key in Redis.
+func (c *Cache) KernelKey(key [32]byte) string { return c.kernelRedisKey(key) }

@@ -48,7 +48,9 @@ func (c *Cache) RangeContext(ctx context.Context, f func(tune.CacheKey, tune.Ent
 		return err
 	}
 	if c.Down() {
-		c.log.Warn("tune: Redis unavailable; Range lists the local cache only", "server", c.server)
+		if c.silenced&WarnRangeLocal == 0 {
+			c.log.Warn("tune: Redis unavailable; Range lists the local cache only", "server", c.server)
+		}
 		return c.local.Range(f)
 	}
 	remote, err := c.scan(ctx)
@@ -210,14 +212,17 @@ func (c *Cache) mget(ctx context.Context, keys []tune.CacheKey) (map[tune.CacheK
 }
 
 // rangeFault records that Redis failed during a Range, which lists the
-// local cache instead. It logs a warning of its own, attrs added, whether
-// or not the outage is logged already: the caller's listing is partial. A
+// local cache instead. It logs a warning of its own (unless WarnRangeLocal
+// is silenced), attrs added, whether or not the outage is logged already:
+// the caller's listing is partial. A
 // call that Redis refused ([refused]) leaves Redis in use.
 func (c *Cache) rangeFault(err error, attrs ...any) {
 	if !refused(err) {
 		c.markDown()
 		c.poke()
 	}
-	c.log.Warn("tune: Redis unavailable; Range lists the local cache only",
-		append([]any{"server", c.server, "op", "range", "err", err}, attrs...)...)
+	if c.silenced&WarnRangeLocal == 0 {
+		c.log.Warn("tune: Redis unavailable; Range lists the local cache only",
+			append([]any{"server", c.server, "op", "range", "err", err}, attrs...)...)
+	}
 }

@@ -46,6 +46,7 @@ type config struct {
 	timeout  time.Duration
 	claimTTL time.Duration
 	prefix   string
+	silenced Warning
 	// Test hooks (export_test.go): brokenFlush restores a flusher that
 	// sent a queued store over a newer one, so that the tests show they
 	// catch it; flushHook is called before the flusher sends each pending
@@ -73,6 +74,33 @@ func WithTimeout(d time.Duration) Option { return optionFunc(func(c *config) { c
 // default [DefaultClaimTTL].
 func WithClaimTTL(d time.Duration) Option { return optionFunc(func(c *config) { c.claimTTL = d }) }
 
+// Warning names a warning the cache logs about Redis's state, which a
+// program that reads that state from the cache's methods may say in its
+// own words instead (see [WithSilenced]). Warnings combine with |.
+type Warning uint8
+
+const (
+	// WarnOpen: Redis did not answer the ping of [Open], or answered it
+	// with an error ([Cache.OpenErr], [Cache.OpenAnswered]).
+	WarnOpen Warning = 1 << iota
+	// WarnOutage: a call failed after Open, and the cache skips Redis
+	// until it answers again ([Cache.Down]).
+	WarnOutage
+	// WarnRangeLocal: a Range listed the local cache alone, Redis being
+	// down or failing during it ([Cache.Down], asked after the Range).
+	WarnRangeLocal
+	// WarnClosePending: Close left stores that Redis never got
+	// ([Cache.Pending], asked before Close).
+	WarnClosePending
+)
+
+// WithSilenced leaves the warnings w names out of the log: the program
+// reads the state they report from the cache's methods and says it
+// itself, as cmd/streamgate does. Every other record (a value that does
+// not decode, a call Redis refused about one key, Redis back) is logged as
+// ever. By default nothing is silenced.
+func WithSilenced(w Warning) Option { return optionFunc(func(c *config) { c.silenced |= w }) }
+
 // WithPrefix sets the prefix of every Redis key the cache reads and
 // writes; by default [DefaultPrefix].
 func WithPrefix(p string) Option { return optionFunc(func(c *config) { c.prefix = p }) }
@@ -87,6 +115,7 @@ type Cache struct {
 	timeout  time.Duration // written once
 	claimTTL time.Duration // written once
 	prefix   string        // written once
+	silenced Warning       // written once
 	token    string        // this cache's claims hold it; written once
 	server   string        // the server, for messages (no password); written once
 	network  string        // the server's network and address; written once
@@ -99,6 +128,10 @@ type Cache struct {
 	brokenFlush bool
 	flushHook   func(tune.CacheKey)
 
+	kernels      kernelStore // local's kernels, or a memory store when local keeps none; written once
+	openErr      error       // the error of Open's ping; written once
+	openAnswered bool        // Redis answered Open's ping (PONG or an error); written once
+
 	mu      sync.Mutex                     // guards the fields below
 	down    bool                           // Redis failed; the flusher pings until it answers
 	seq     uint64                         // the last store issued, of any key: its number
@@ -106,9 +139,13 @@ type Cache struct {
 	locks   map[tune.CacheKey]*keyLock     // the keys this cache is writing, or waits to
 	claims  map[tune.CacheKey]bool         // claimed by this cache and not yet stored
 	ignored map[tune.CacheKey]bool         // keys whose Redis value did not decode, logged once
-	refused map[tune.CacheKey]bool         // keys a Redis call about was refused, logged once
+	refused map[string]bool                // Redis keys a call about was refused, logged once
 	badKeys map[string]bool                // Redis keys under the entries' prefix that did not parse, logged once
-	closed  bool
+
+	kpending map[[32]byte]pendingKernel // per kernel key, the newest store not yet in Redis
+	klocks   map[[32]byte]*keyLock      // the kernel keys this cache is writing, or waits to
+	kignored map[[32]byte]bool          // kernel keys whose Redis value was not a sealed entry, logged once
+	closed   bool
 
 	wake chan struct{}  // a send makes the flusher look now
 	done chan struct{}  // closed by Close
@@ -150,15 +187,25 @@ func Open(rawURL string, local tune.Cache, opts ...Option) (*Cache, error) {
 	_, _ = rand.Read(tok[:])
 	c := &Cache{
 		rdb: redis.NewClient(ro), local: local, log: cfg.log, timeout: cfg.timeout, claimTTL: cfg.claimTTL,
-		prefix: cfg.prefix, token: hex.EncodeToString(tok[:]), server: fmt.Sprintf("%s db %d", ro.Addr, ro.DB),
+		prefix: cfg.prefix, silenced: cfg.silenced, token: hex.EncodeToString(tok[:]), server: fmt.Sprintf("%s db %d", ro.Addr, ro.DB),
 		network: ro.Network, addr: ro.Addr, dial: redis.NewDialer(ro),
 		brokenFlush: cfg.brokenFlush, flushHook: cfg.flushHook,
 		pending: map[tune.CacheKey]pendingStore{}, locks: map[tune.CacheKey]*keyLock{}, claims: map[tune.CacheKey]bool{},
-		ignored: map[tune.CacheKey]bool{}, refused: map[tune.CacheKey]bool{}, badKeys: map[string]bool{},
+		ignored: map[tune.CacheKey]bool{}, refused: map[string]bool{}, badKeys: map[string]bool{},
+		kpending: map[[32]byte]pendingKernel{}, klocks: map[[32]byte]*keyLock{}, kignored: map[[32]byte]bool{},
 		wake: make(chan struct{}, 1), done: make(chan struct{}),
 	}
+	c.kernels = localKernels(local)
 	if err := c.ping(context.Background()); err != nil {
-		c.fault("open", err)
+		var re redis.Error
+		c.openErr, c.openAnswered = err, errors.As(err, &re)
+		c.markDown()
+		if c.silenced&WarnOpen == 0 {
+			c.log.Warn("tune: Redis unavailable; tuning from the local cache, stores kept to send when it is back",
+				"server", c.server, "op", "open", "err", err)
+		}
+	} else {
+		c.openAnswered = true
 	}
 	c.wg.Add(1)
 	go c.flusher()
@@ -184,12 +231,16 @@ type keyLock struct {
 // store (to the local cache and Redis), a delete, the flusher's send of k,
 // and a load keeping what Redis has. It returns the function that releases
 // it. A key nobody writes has no lock (c.locks holds the others).
-func (c *Cache) lockKey(k tune.CacheKey) (unlock func()) {
+func (c *Cache) lockKey(k tune.CacheKey) (unlock func()) { return lockIn(c, c.locks, k) }
+
+// lockIn takes k's lock in locks, which c.mu guards: c.locks for tune
+// entries, c.klocks for kernels.
+func lockIn[K comparable](c *Cache, locks map[K]*keyLock, k K) (unlock func()) {
 	c.mu.Lock()
-	l := c.locks[k]
+	l := locks[k]
 	if l == nil {
 		l = &keyLock{}
-		c.locks[k] = l
+		locks[k] = l
 	}
 	l.refs++
 	c.mu.Unlock()
@@ -198,7 +249,7 @@ func (c *Cache) lockKey(k tune.CacheKey) (unlock func()) {
 		l.mu.Unlock()
 		c.mu.Lock()
 		if l.refs--; l.refs == 0 {
-			delete(c.locks, k)
+			delete(locks, k)
 		}
 		c.mu.Unlock()
 	}
@@ -263,24 +314,30 @@ func refused(err error) bool {
 // ([refused]) is about k alone, logged once per key, and Redis stays in
 // use; any other failure is an outage ([Cache.fault]).
 func (c *Cache) failed(op string, k tune.CacheKey, err error) {
+	c.failedAt(op, c.redisKey("e", k), k.String(), err)
+}
+
+// failedAt is failed for the key whose Redis key is rkey, shown in the log
+// as shown.
+func (c *Cache) failedAt(op, rkey, shown string, err error) {
 	if !refused(err) {
 		c.fault(op, err)
 		return
 	}
 	c.mu.Lock()
-	logged := c.refused[k]
-	c.refused[k] = true
+	logged := c.refused[rkey]
+	c.refused[rkey] = true
 	c.mu.Unlock()
 	if !logged {
 		c.log.Warn("tune: Redis refused a call about one key; the key is tuned and kept locally, Redis stays in use for the others",
-			"key", k.String(), "op", op, "err", err)
+			"key", shown, "op", op, "err", err)
 	}
 }
 
 // fault records a failed Redis call: the first of an outage is logged, and
 // Redis is skipped until the flusher's ping gets an answer.
 func (c *Cache) fault(op string, err error) {
-	if c.markDown() {
+	if c.markDown() && c.silenced&WarnOutage == 0 {
 		c.log.Warn("tune: Redis unavailable; tuning from the local cache, stores kept to send when it is back",
 			"server", c.server, "op", op, "err", err)
 	}
@@ -577,12 +634,26 @@ func (c *Cache) Down() bool {
 	return c.down
 }
 
-// Pending returns how many stores wait for Redis to come back.
+// Pending returns how many stores wait for Redis to come back, tune
+// entries and kernels together (a newer store of a key replaces its
+// waiting one).
 func (c *Cache) Pending() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.pending)
+	return len(c.pending) + len(c.kpending)
 }
+
+// OpenErr returns the error of the ping [Open] sent, nil if Redis answered
+// it with PONG; [Cache.OpenAnswered] tells an error that is Redis's answer
+// from no answer. The cache has worked from the local cache since, until
+// Redis answered the flusher's ping ([Cache.Down] tells whether it has).
+func (c *Cache) OpenErr() error { return c.openErr }
+
+// OpenAnswered reports whether Redis answered the ping of [Open], with
+// PONG or with an error of its own (a wrong password, a database number
+// out of range: see [Cache.OpenErr]); false: no answer (nothing listening,
+// a timeout, a TLS handshake that failed).
+func (c *Cache) OpenAnswered() bool { return c.openAnswered }
 
 // flusher pings a Redis that is down until it answers, then sends the
 // stores kept meanwhile.
@@ -608,7 +679,7 @@ func (c *Cache) flusher() {
 // stores.
 func (c *Cache) flush() {
 	c.mu.Lock()
-	down, n := c.down, len(c.pending)
+	down, n := c.down, len(c.pending)+len(c.kpending)
 	c.mu.Unlock()
 	if !down && n == 0 {
 		return
@@ -622,6 +693,13 @@ func (c *Cache) flush() {
 		c.mu.Unlock()
 		c.log.Info("tune: Redis is back", "server", c.server, "pending stores", n)
 	}
+	if c.flushEntries() {
+		c.flushKernels()
+	}
+}
+
+// flushEntries sends the pending tune entries; false: Redis is down again.
+func (c *Cache) flushEntries() bool {
 	for {
 		c.mu.Lock()
 		var k tune.CacheKey
@@ -633,13 +711,13 @@ func (c *Cache) flush() {
 		}
 		c.mu.Unlock()
 		if !found {
-			return
+			return true
 		}
 		if c.flushHook != nil {
 			c.flushHook(k)
 		}
 		if !c.flushOne(k, p) {
-			return // down again; kept for the next try
+			return false // down again; kept for the next try
 		}
 	}
 }
@@ -683,11 +761,11 @@ func (c *Cache) Close() error {
 	for k := range c.claims {
 		claims = append(claims, c.redisKey("c", k))
 	}
-	down, n := c.down, len(c.pending)
+	down, n := c.down, len(c.pending)+len(c.kpending)
 	c.mu.Unlock()
 	close(c.done)
 	c.wg.Wait()
-	if n > 0 {
+	if n > 0 && c.silenced&WarnClosePending == 0 {
 		c.log.Warn("tune: closing with stores Redis never got; they are in the local cache only", "server", c.server, "pending stores", n)
 	}
 	if !down && len(claims) > 0 {

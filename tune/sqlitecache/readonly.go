@@ -33,13 +33,39 @@ func writable(path string) bool {
 type overlay struct {
 	warnOnce sync.Once // the warning of the first store
 
-	mu      sync.Mutex                   // guards m and deleted
+	mu      sync.Mutex                   // guards m, deleted and kernels
 	m       map[tune.CacheKey]tune.Entry // stored here
 	deleted map[tune.CacheKey]bool       // deleted here: a file entry is hidden
+	kernels map[[32]byte][]byte          // kernel entries stored here
 }
 
 func newOverlay() *overlay {
-	return &overlay{m: map[tune.CacheKey]tune.Entry{}, deleted: map[tune.CacheKey]bool{}}
+	return &overlay{m: map[tune.CacheKey]tune.Entry{}, deleted: map[tune.CacheKey]bool{}, kernels: map[[32]byte][]byte{}}
+}
+
+// loadKernel returns a copy of the kernel entry stored here under key.
+func (o *overlay) loadKernel(key [32]byte) ([]byte, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	e, ok := o.kernels[key]
+	if !ok {
+		return nil, false
+	}
+	return append([]byte{}, e...), true
+}
+
+// storeKernel keeps e, which the overlay now owns, under key.
+func (o *overlay) storeKernel(key [32]byte, e []byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.kernels[key] = e
+}
+
+// kernelKeys returns the keys of the kernel entries stored here.
+func (o *overlay) kernelKeys() [][32]byte {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return slices.Collect(maps.Keys(o.kernels))
 }
 
 // load returns k's entry if the overlay knows k (stored or deleted here).

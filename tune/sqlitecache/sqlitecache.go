@@ -40,6 +40,9 @@ type Cache struct {
 	log  *slog.Logger // written once
 	path string       // written once
 	ro   *overlay     // nil unless the file is read-only; written once
+	// kernels: the file has the kernels table (a read-only file of
+	// version 2 has not); written once.
+	kernels bool
 }
 
 // Open opens the SQLite cache at path, creating it and its directory if
@@ -49,12 +52,16 @@ type Cache struct {
 // up to ten seconds, so a crash mid-write never loses an entry already
 // stored and a busy file never loses one being stored.
 //
-// A valid cache of this version that the process may not write — the file
-// or its directory has no write permission bit, or the process lacks write
-// access — is opened read-only, and never written to, even by root: loads
-// read it, and stores go to memory for the process's life (the first one
-// logs a warning). A read-only file that is not such a cache (empty, or of
-// an older version, which would need an upgrade) is an error.
+// A file of version 2 is upgraded in place: it gains the kernels table and
+// keeps its tune entries.
+//
+// A valid cache of this version or of version 2 that the process may not
+// write — the file or its directory has no write permission bit, or the
+// process lacks write access — is opened read-only, and never written to,
+// even by root: loads read it, and stores (of tune entries and of kernels)
+// go to memory for the process's life (the first one logs a warning). A
+// read-only file that is not such a cache (empty, or of version 1, which
+// would need an upgrade) is an error.
 //
 // A file that is not a streamgate tune cache — whatever its size — is
 // refused with an error wrapping [ErrNotCache] and never written to; so is
@@ -128,7 +135,7 @@ func open(path string, cfg cacheopt.Config) (*Cache, error) {
 		db.Close()
 		return nil, err
 	}
-	return &Cache{db: db, log: cfg.Log, path: path}, nil
+	return &Cache{db: db, log: cfg.Log, path: path, kernels: true}, nil
 }
 
 // openReadOnly opens a cache file that this process must not write. A file
@@ -147,6 +154,7 @@ func openReadOnly(path string, cfg cacheopt.Config) (*Cache, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), busyTimeout)
 	defer cancel()
+	kernels := false
 	err = retryBusy(ctx, func() error {
 		appID, version, tables, err := identity(ctx, db)
 		if err != nil {
@@ -155,16 +163,17 @@ func openReadOnly(path string, cfg cacheopt.Config) (*Cache, error) {
 		if err := identityError(appID, version, tables); err != nil {
 			return err
 		}
-		if appID != cacheAppID || version != Version {
+		if appID != cacheAppID || version < firstReadable {
 			return fmt.Errorf("read-only, and a cache of version %d that would need an upgrade to %d", max(version, 1), Version)
 		}
+		kernels = version >= firstKernels
 		return quickCheck(ctx, db, cfg)
 	})
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	return &Cache{db: db, log: cfg.Log, path: path, ro: newOverlay()}, nil
+	return &Cache{db: db, log: cfg.Log, path: path, ro: newOverlay(), kernels: kernels}, nil
 }
 
 // initSQLite sets WAL mode (once per file), checks or creates the schema,
@@ -240,8 +249,52 @@ func setWAL(ctx context.Context, db *sql.DB, _ cacheopt.Config) error {
 	return nil
 }
 
-// createSchema creates the tables of a new file, or upgrades an older
-// version's (their entries are misses anyway), in one transaction.
+// The tables of a cache file of this version.
+const (
+	entriesTable = `CREATE TABLE entries (
+			device     TEXT NOT NULL,
+			key        TEXT NOT NULL,
+			candidates TEXT NOT NULL,
+			value      TEXT NOT NULL,
+			created    INTEGER NOT NULL,
+			PRIMARY KEY (device, key, candidates)
+		) WITHOUT ROWID`
+	// kernelsTable keeps a rowid: its entries are large (a lowered
+	// kernel, kilobytes to a megabyte), which a WITHOUT ROWID table
+	// stores badly.
+	kernelsTable = `CREATE TABLE kernels (
+			key   BLOB PRIMARY KEY,
+			entry BLOB NOT NULL
+		)`
+)
+
+// Versions that this one reads as they are, kernels aside.
+const (
+	firstReadable = 2 // the entries table as it is now
+	firstKernels  = 3 // the kernels table
+)
+
+// upgrades[v] turns a file of version v into one of version v+1, keeping
+// its entries. An older version that has none is dropped and made anew.
+var upgrades = map[int][]string{
+	2: {kernelsTable},
+}
+
+// upgradable reports whether a file of version v upgrades to Version
+// through upgrades.
+func upgradable(v int) bool {
+	for ; v < Version; v++ {
+		if _, ok := upgrades[v]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// createSchema creates the tables of a new file, upgrades one of an older
+// version in place (upgrades), or drops the tables of one too old to
+// upgrade (its entries are misses anyway) and creates them anew, in one
+// transaction.
 func createSchema(ctx context.Context, db *sql.DB, cfg cacheopt.Config) error {
 	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: waits for other writers
 	if err != nil {
@@ -258,26 +311,22 @@ func createSchema(ctx context.Context, db *sql.DB, cfg cacheopt.Config) error {
 	if appID == cacheAppID && version == Version {
 		return nil // another process made it, or an earlier run
 	}
-	if len(tables) > 0 {
-		cfg.Log.Warn("tune: upgrading the cache; its older entries are dropped", "from", max(version, 1), "to", Version)
-	}
-	for _, name := range tables {
-		if _, err := tx.ExecContext(ctx, `DROP TABLE "`+name+`"`); err != nil {
-			return err
+	var stmts []string
+	if appID == cacheAppID && upgradable(version) {
+		for v := version; v < Version; v++ {
+			stmts = append(stmts, upgrades[v]...)
 		}
+	} else {
+		if len(tables) > 0 {
+			cfg.Log.Warn("tune: upgrading the cache; its older entries are dropped", "from", max(version, 1), "to", Version)
+		}
+		for _, name := range tables {
+			stmts = append(stmts, `DROP TABLE "`+name+`"`)
+		}
+		stmts = append(stmts, entriesTable, kernelsTable, fmt.Sprintf(`PRAGMA application_id = %d`, cacheAppID))
 	}
-	for _, stmt := range []string{
-		`CREATE TABLE entries (
-			device     TEXT NOT NULL,
-			key        TEXT NOT NULL,
-			candidates TEXT NOT NULL,
-			value      TEXT NOT NULL,
-			created    INTEGER NOT NULL,
-			PRIMARY KEY (device, key, candidates)
-		) WITHOUT ROWID`,
-		fmt.Sprintf(`PRAGMA application_id = %d`, cacheAppID),
-		fmt.Sprintf(`PRAGMA user_version = %d`, Version),
-	} {
+	stmts = append(stmts, fmt.Sprintf(`PRAGMA user_version = %d`, Version))
+	for _, stmt := range stmts {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return err
 		}
@@ -362,9 +411,7 @@ func (c *Cache) Store(k tune.CacheKey, e tune.Entry) error {
 		return fmt.Errorf("tune: cache store: %w", err)
 	}
 	if c.ro != nil {
-		c.ro.warnOnce.Do(func() {
-			c.log.Warn("tune: the cache is read-only; new results are kept in memory for this process", "path", c.path)
-		})
+		c.warnReadOnly()
 		c.ro.store(k, e)
 		return nil
 	}
@@ -382,6 +429,14 @@ func (c *Cache) Store(k tune.CacheKey, e tune.Entry) error {
 		return fmt.Errorf("tune: cache store: %w", err)
 	}
 	return nil
+}
+
+// warnReadOnly logs, on a read-only cache's first store, that stores are
+// kept in memory.
+func (c *Cache) warnReadOnly() {
+	c.ro.warnOnce.Do(func() {
+		c.log.Warn("tune: the cache is read-only; new results are kept in memory for this process", "path", c.path)
+	})
 }
 
 // Delete forgets k; in a read-only cache, for this process.

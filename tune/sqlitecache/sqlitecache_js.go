@@ -3,6 +3,7 @@
 package sqlitecache
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -37,6 +38,15 @@ func (c *Cache) Delete(tune.CacheKey) error { return ErrUnsupported }
 
 // Range fails with [ErrUnsupported]: see [Open].
 func (c *Cache) Range(func(tune.CacheKey, tune.Entry) bool) error { return ErrUnsupported }
+
+// LoadKernel finds nothing: see [Open].
+func (c *Cache) LoadKernel(context.Context, [32]byte) ([]byte, bool) { return nil, false }
+
+// StoreKernel fails with [ErrUnsupported]: see [Open].
+func (c *Cache) StoreKernel(context.Context, [32]byte, []byte) error { return ErrUnsupported }
+
+// RangeKernels fails with [ErrUnsupported]: see [Open].
+func (c *Cache) RangeKernels(func([32]byte, []byte) bool) error { return ErrUnsupported }
 
 // Close does nothing: see [Open].
 func (c *Cache) Close() error { return nil }

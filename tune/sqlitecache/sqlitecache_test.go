@@ -145,6 +145,9 @@ func TestMain(m *testing.M) {
 	if path := os.Getenv("STREAMGATE_TUNE_OPENS"); path != "" {
 		os.Exit(opensChild(path))
 	}
+	if path := os.Getenv("STREAMGATE_KERNEL_WRITER"); path != "" {
+		os.Exit(kernelWriterChild(path))
+	}
 	os.Exit(leaktest.Run(m.Run))
 }
 

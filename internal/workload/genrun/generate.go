@@ -72,6 +72,8 @@ type Cold struct {
 	TokenMs        []float64 `json:"token_ms"`
 	Tokens         []uint32  `json:"tokens"`
 
+	ProcessMs float64 `json:"process_ms"` // from the child's process start to its first token
+
 	SandboxStartMs   float64 `json:"sandbox_start_ms"`
 	CompileMsPrefill float64 `json:"compile_ms_prefill"`
 	CompileMsDecode  float64 `json:"compile_ms_decode"`
