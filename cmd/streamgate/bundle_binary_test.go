@@ -35,7 +35,7 @@ func TestBundleStartsWarm(t *testing.T) {
 	}
 	generate := func(env []string, args ...string) generateReport {
 		t.Helper()
-		args = append(append(append([]string(nil), smallGenerate...), "-json", "-cold=false", "-out", ""), args...)
+		args = append(append(append([]string(nil), smallGenerate...), "-json", "-cold=false", "-restart=false", "-out", ""), args...)
 		code, stdout, stderr := runBinary(t, bin, dir, env, args...)
 		require.Equal(t, 0, code, "streamgate %s\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), stdout, stderr)
 		var rep generateReport
@@ -60,6 +60,8 @@ func TestBundleStartsWarm(t *testing.T) {
 	assert.Zero(t, rep.TunedKeys, "tuned nothing")
 	assert.Equal(t, rep.Keys, rep.CacheHits, "every key from the bundle")
 	assert.Zero(t, rep.MeasurementLaunches)
+	assert.Zero(t, rep.LoweringStarts, "no lowering sandbox started")
+	assert.Equal(t, int64(1), first.LoweringStarts, "where the first run started one")
 	assert.True(t, rep.TokensMatchReference)
 	assert.Equal(t, first.Winners, rep.Winners, "the bundle's winners")
 	assert.NoDirExists(t, filepath.Join(xdg2, "streamgate", "wazero"), "no lowering sandbox started: it would have made its compilation cache")
@@ -70,7 +72,7 @@ func TestBundleStartsWarm(t *testing.T) {
 	assert.Empty(t, readCache(t, cache2), "nothing tuned, so nothing stored in the tune cache")
 
 	// The text says the bundle is there.
-	code, stdout, stderr = runBinary(t, bin, dir, env2, append(append([]string(nil), smallGenerate...), "-cold=false", "-out", "", "-cache", cache2, "-tokens", "2", "-bundle", out)...)
+	code, stdout, stderr = runBinary(t, bin, dir, env2, append(append([]string(nil), smallGenerate...), "-cold=false", "-restart=false", "-out", "", "-cache", cache2, "-tokens", "2", "-bundle", out)...)
 	require.Equal(t, 0, code, "stderr:\n%s", stderr)
 	assert.Contains(t, stdout, "bundle: "+out+" (14 tune entries, ")
 
