@@ -24,8 +24,10 @@ import (
 // Implementations are safe for concurrent use by multiple goroutines and
 // processes. LoadKernel returns by the time ctx ends (a miss); StoreKernel
 // likewise, with ctx.Err() or the store's error. A store that cannot
-// write (a read-only file, a full disk, a server down) returns an error
-// from StoreKernel and goes on serving what it has. Package
+// write (a read-only file or directory, a full disk, a server down) goes on
+// serving what it has, and either returns an error from StoreKernel (a
+// KernelDir) or keeps the entry where it can (a read-only SQLite file, in
+// the process's memory; Redis down, queued until it is back). Package
 // tune/sqlitecache keeps kernels beside tune entries in its file and
 // tune/rediscache shares them with a fleet; [OpenKernelDir] is the default,
 // a directory of files.
