@@ -12,13 +12,16 @@
 //
 // Usage:
 //
-//	streamgate-web [-addr 127.0.0.1:0] [-wasm app.wasm] [-go go]
-//	streamgate-web -screenshot docs/demo-web.png [-query 'tokens=16']
+//	streamgate-web [-addr 127.0.0.1:0] [-wasm app.wasm | -bundle web.bundle] [-go go]
+//	streamgate-web -screenshot docs/demo-web.png [-query 'tokens=16'] [-export-bundle web.bundle]
 //
 // It prints the URL to open and how to give the browser WebGPU, and
 // serves until interrupted. With -screenshot it instead opens the page in
 // headless Chromium (with WebGPU), waits for the demo to finish, saves a
-// PNG of the page and exits: 0 when the page's CPU check passed.
+// PNG of the page and exits: 0 when the page's CPU check passed; with
+// -export-bundle it also saves the bundle of the winners the page tuned.
+// -bundle builds the page's program with that bundle embedded: a first
+// visit, its localStorage empty, tunes none of the keys it holds.
 //
 // The server is a desktop program: its files are built for every
 // platform but js (the page's program is the js one).

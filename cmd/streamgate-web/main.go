@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
 )
 
@@ -48,6 +50,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	shot := fs.String("screenshot", "", "open the page in headless Chromium with WebGPU, wait for it to finish, save a PNG here and exit")
 	query := fs.String("query", "", `-screenshot: the page's query, e.g. "tokens=16&layers=2" (see cmd/streamgate-web/app)`)
 	timeout := fs.Duration("timeout", 5*time.Minute, "-screenshot: how long the page may take")
+	bundleFile := fs.String("bundle", "", "build the page's program with this bundle embedded (streamgate-web -export-bundle, or streamgate bundle export on the same browser's adapter): a first visit tunes none of its keys")
+	exportBundle := fs.String("export-bundle", "", "-screenshot: save the bundle of the winners the page tuned here (the query gets export=1)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -56,6 +60,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "streamgate-web: unexpected arguments %q\n", fs.Args())
+		return 2
+	}
+	if *exportBundle != "" && *shot == "" {
+		fmt.Fprintf(stderr, "streamgate-web: -export-bundle needs -screenshot\n")
+		return 2
+	}
+	if *bundleFile != "" && *wasmPath != "" {
+		fmt.Fprintf(stderr, "streamgate-web: -bundle builds the program; -wasm is one built already: give one\n")
 		return 2
 	}
 	fail := func(format string, args ...any) int {
@@ -77,7 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	} else {
 		fmt.Fprintf(stderr, "streamgate-web: building the page's program (GOOS=js GOARCH=wasm)...\n")
-		if srv.wasm, srv.wasmExec, err = buildApp(ctx, *goCmd); err != nil {
+		if srv.wasm, srv.wasmExec, err = buildApp(ctx, *goCmd, *bundleFile); err != nil {
 			return fail("%v", err)
 		}
 	}
@@ -91,8 +103,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	url := "http://" + ln.Addr().String() + "/"
 
 	if *shot != "" {
-		if *query != "" {
-			url += "?" + *query
+		q := *query
+		if *exportBundle != "" {
+			q = strings.TrimPrefix(q+"&export=1", "&")
+		}
+		if q != "" {
+			url += "?" + q
 		}
 		sctx, cancel := context.WithTimeout(ctx, *timeout)
 		defer cancel()
@@ -109,6 +125,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if res.State != "done" || !res.CPUCheck {
 			return fail("the page did not pass: %s %s", res.State, res.Error)
+		}
+		if *exportBundle != "" {
+			b, err := base64.StdEncoding.DecodeString(res.Bundle)
+			if err != nil || len(b) == 0 {
+				return fail("-export-bundle: the page published no bundle (%v)", err)
+			}
+			if err := os.WriteFile(*exportBundle, b, 0o644); err != nil {
+				return fail("-export-bundle: %v", err)
+			}
+			fmt.Fprintf(stdout, "  saved the bundle of the page's %d winners (%d bytes) to %s\n", res.Keys, len(b), *exportBundle)
 		}
 		return 0
 	}

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"image/png"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/streamgate/streamgate/cmd/streamgate-web/internal/page"
 	"github.com/streamgate/streamgate/internal/chromium"
+	"github.com/streamgate/streamgate/tune/bundle"
 )
 
 // testQuery is a model small enough for SwiftShader on a busy CPU.
@@ -36,7 +38,7 @@ func servePage(t *testing.T) string {
 	app.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		app.wasm, app.wasmExec, app.err = buildApp(ctx, "go")
+		app.wasm, app.wasmExec, app.err = buildApp(ctx, "go", "")
 	})
 	if app.err != nil {
 		t.Fatal(app.err)
@@ -202,5 +204,63 @@ func TestPageReload(t *testing.T) {
 	}
 	if !slices.Equal(first.Generated, second.Generated) {
 		t.Errorf("the loads generated %v and %v, want the same tokens", first.Generated, second.Generated)
+	}
+}
+
+// TestPageBundle: the page's winners, published as a bundle by one
+// visit (export=1), built into the page's program (-bundle, as a CI
+// would) make a first visit of another browser, its localStorage empty,
+// tune nothing: every key is found behind the tune cache, nothing is
+// measured, and the tokens are the same.
+func TestPageBundle(t *testing.T) {
+	url := servePage(t) + testQuery + "&cold=0"
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	v, err := openPage(ctx, url+"&export=1", false, false, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := v.Result
+	if made.State != page.StateDone || !made.CPUCheck || made.TunedKeys != made.Keys || made.BundleTuneEntries != 0 {
+		t.Fatalf("the visit that makes the bundle: state %q (%s), CPU check %v, %d of %d keys tuned, %d bundled; want done, passed, all tuned, no bundle",
+			made.State, made.Error, made.CPUCheck, made.TunedKeys, made.Keys, made.BundleTuneEntries)
+	}
+	data, err := base64.StdEncoding.DecodeString(made.Bundle)
+	if err != nil {
+		t.Fatalf("the page's bundle: %v", err)
+	}
+	b, err := bundle.Load(data)
+	if err != nil {
+		t.Fatalf("the page's bundle: %v", err)
+	}
+	if b.TuneEntries() != made.Keys || len(b.Devices()) != 1 {
+		t.Fatalf("the page's bundle holds %d tune entries for %q, want the %d keys of one adapter", b.TuneEntries(), b.Devices(), made.Keys)
+	}
+	path := filepath.Join(t.TempDir(), "web.bundle")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wasm, wasmExec, err := buildApp(ctx, "go", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(&server{wasm: wasm, wasmExec: wasmExec, started: time.Now()})
+	defer srv.Close()
+
+	v, err = openPage(ctx, srv.URL+"/"+testQuery+"&cold=0", false, false, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := v.Result
+	if r.State != page.StateDone || !r.CPUCheck || r.Cache != page.CacheStorage {
+		t.Fatalf("the first visit with the bundle: state %q (%s), CPU check %v, cache %q; want done, passed, %s\nconsole:\n%s",
+			r.State, r.Error, r.CPUCheck, r.Cache, page.CacheStorage, lastLines(v.Console, 30))
+	}
+	if r.BundleTuneEntries != made.Keys || r.TunedKeys != 0 || r.CacheHits != r.Keys || r.MeasurementLaunches != 0 {
+		t.Errorf("the first visit with the bundle: %d bundled, %d of %d keys tuned, %d cache hits, %d measurement launches; want %d bundled, nothing tuned or measured",
+			r.BundleTuneEntries, r.TunedKeys, r.Keys, r.CacheHits, r.MeasurementLaunches, made.Keys)
+	}
+	if !slices.Equal(made.Generated, r.Generated) {
+		t.Errorf("the visits generated %v and %v, want the same tokens", made.Generated, r.Generated)
 	}
 }

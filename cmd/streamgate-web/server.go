@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/streamgate/streamgate/tune/bundle"
 )
 
 // indexHTML is the page: it loads wasm_exec.js and app.wasm, and the
@@ -63,16 +66,26 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // buildApp builds the program with goCmd for GOOS=js GOARCH=wasm and
 // reads the wasm_exec.js of the same Go (GOROOT/lib/wasm, or misc/wasm
-// before Go 1.24). It runs in the current directory, which must be in
-// the streamgate module.
-func buildApp(ctx context.Context, goCmd string) (wasm, wasmExec []byte, err error) {
+// before Go 1.24). With bundleFile, the program embeds that bundle in
+// place of the empty one of its source tree (through go build -overlay,
+// which leaves the tree alone). It runs in the current directory, which
+// must be in the streamgate module.
+func buildApp(ctx context.Context, goCmd, bundleFile string) (wasm, wasmExec []byte, err error) {
 	dir, err := os.MkdirTemp("", "streamgate-web-")
 	if err != nil {
 		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
 	out := filepath.Join(dir, "app.wasm")
-	cmd := exec.CommandContext(ctx, goCmd, "build", "-o", out, appPackage)
+	args := []string{"build", "-o", out}
+	if bundleFile != "" {
+		overlay, err := bundleOverlay(ctx, goCmd, bundleFile, dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		args = append(args, "-overlay", overlay)
+	}
+	cmd := exec.CommandContext(ctx, goCmd, append(args, appPackage)...)
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	if msg, err := cmd.CombinedOutput(); err != nil {
 		return nil, nil, fmt.Errorf("building the page's program (GOOS=js GOARCH=wasm %s build %s; run from the streamgate module, or pass -wasm): %v\n%s",
@@ -85,6 +98,40 @@ func buildApp(ctx context.Context, goCmd string) (wasm, wasmExec []byte, err err
 		return nil, nil, err
 	}
 	return wasm, wasmExec, nil
+}
+
+// appBundle is the file of the page's program that holds its bundle.
+const appBundle = "embedded.bundle"
+
+// bundleOverlay writes into dir a go build -overlay file that puts
+// bundleFile (checked: a bundle that loads) in place of the program's
+// embedded bundle, and returns its path.
+func bundleOverlay(ctx context.Context, goCmd, bundleFile, dir string) (string, error) {
+	data, err := os.ReadFile(bundleFile)
+	if err != nil {
+		return "", err
+	}
+	if _, err := bundle.Load(data); err != nil {
+		return "", fmt.Errorf("%s: %w", bundleFile, err)
+	}
+	abs, err := filepath.Abs(bundleFile)
+	if err != nil {
+		return "", err
+	}
+	cmd := exec.CommandContext(ctx, goCmd, "list", "-f", "{{.Dir}}", appPackage)
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	pkgDir, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the page's program (%s list %s): %v", goCmd, appPackage, err)
+	}
+	b, err := json.Marshal(map[string]map[string]string{"Replace": {
+		filepath.Join(strings.TrimSpace(string(pkgDir)), appBundle): abs,
+	}})
+	if err != nil {
+		return "", err
+	}
+	overlay := filepath.Join(dir, "overlay.json")
+	return overlay, os.WriteFile(overlay, b, 0o644)
 }
 
 // readWasmExec reads the wasm_exec.js of goCmd's GOROOT.

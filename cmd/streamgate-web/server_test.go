@@ -152,6 +152,9 @@ func TestRunErrors(t *testing.T) {
 		{"no go", []string{"-wasm", notWasm, "-go", filepath.Join(dir, "no-go")}, 1, "env GOROOT"},
 		{"argument", []string{"extra"}, 2, `unexpected arguments ["extra"]`},
 		{"flag", []string{"-nope"}, 2, "-nope"},
+		{"a bundle not a bundle", []string{"-addr", "127.0.0.1:0", "-bundle", notWasm}, 1, notWasm + ": bundle: not a streamgate bundle"},
+		{"a bundle and -wasm", []string{"-wasm", notWasm, "-bundle", notWasm}, 2, "-bundle builds the program; -wasm is one built already"},
+		{"-export-bundle alone", []string{"-export-bundle", notWasm}, 2, "-export-bundle needs -screenshot"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer

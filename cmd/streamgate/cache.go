@@ -30,6 +30,7 @@ type cacheFlags struct {
 	pathErr  error  // why there is no default -cache, if there is none
 	url      string // -cache-url; "" for none
 	explicit bool   // -cache was set on the command line
+	bundle   string // -bundle; "" for none
 }
 
 // add adds -cache and -cache-url to fs.
@@ -38,6 +39,7 @@ func (f *cacheFlags) add(fs *flag.FlagSet) {
 	f.pathErr = err
 	fs.StringVar(&f.path, "cache", def, `tune cache file (SQLite); "" remembers nothing between runs`)
 	fs.StringVar(&f.url, "cache-url", "", cacheURLUsage)
+	fs.StringVar(&f.bundle, "bundle", "", bundleUsage)
 }
 
 // parsed notes what the command line of fs set; call it once fs is parsed.

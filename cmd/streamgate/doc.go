@@ -37,6 +37,13 @@
 //	             (-cache, -i), and into a fleet's Redis server with
 //	             -cache-url; a line of another cache version or a
 //	             malformed one is refused by number, and nothing is stored
+//	bundle export  the tune cache's winners and the kernel cache's
+//	               entries in one file (-o, -cache, -kernels, -device)
+//	bundle import  a bundle's entries into the caches that lack them
+//	               (-cache, -kernels); a damaged, truncated, foreign or
+//	               newer bundle is refused, and nothing is stored
+//	bundle show    what a bundle holds: its version, maker, adapters,
+//	               each tune entry's winner, its kernels
 //	wgsl check  WGSL files checked as a compile checks them, without a
 //	            device: each one's entry points, their stage, workgroup
 //	            size and buffer bindings (group, binding, name, kind, WGSL

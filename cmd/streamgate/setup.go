@@ -44,6 +44,7 @@ type setup struct {
 	tu             *tune.Tuner
 	finishProgress func() // ends the terminal's progress bar of the tuning
 	prevMode       registry.ProcessMode
+	bundle         *bundleInUse          // -bundle's; nil for none
 	jsonOut        io.Writer             // with -json, where the report goes; nil without
 	openMs         float64               // wgpu.Open took this long
 	kernels0       wgpu.KernelCacheStats // the kernel cache's counts before the setup
@@ -74,25 +75,31 @@ func openSetupOn(cfg setupConfig, stderr io.Writer) (*setup, int) {
 	if err != nil {
 		return nil, usageFail(stderr, cfg.cmd, "%v", err)
 	}
-	s.cache, s.cr = cache, cr
 	s.kernels0 = wgpu.ReadKernelCacheStats()
 	if ks, ok := cache.(wgpu.KernelStore); ok && cfg.cache.url != "" {
 		// With Redis the fleet shares kernels too: the tune cache keeps
 		// them (the -cache file, else memory) and Redis shares them.
 		s.prevKernels, s.kernelsSet = wgpu.SetKernelStore(ks), true
 	}
+	if cfg.cache.bundle != "" {
+		if s.bundle, err = useBundle(cfg.cache.bundle, cache); err != nil {
+			s.restoreKernels()
+			cache.Close()
+			return nil, usageFail(stderr, cfg.cmd, "-bundle %v", err)
+		}
+		cache = s.bundle.cache
+	}
+	s.cache, s.cr = cache, cr
 	wgpu.StartLowering() // overlaps the compiler's start with opening the device, unless the kernels are there
 	openStart := time.Now()
 	d, err := wgpu.Open(wgpu.Options{Adapter: cfg.adapter, CompileWorkers: cfg.compileWorkers})
 	s.openMs = ms(time.Since(openStart))
 	if errors.Is(err, wgpu.ErrNoAdapter) && cfg.adapter == "" {
-		s.restoreKernels()
-		cache.Close()
+		s.closeCaches()
 		return nil, s.fail("no WebGPU adapter: %v\n(on a machine without a GPU, install Mesa's lavapipe: make deps-gpu)", err)
 	}
 	if err != nil {
-		s.restoreKernels()
-		cache.Close()
+		s.closeCaches()
 		return nil, s.fail("opening the device: %v", err)
 	}
 	s.d = d
@@ -115,8 +122,17 @@ func (s *setup) close() {
 	s.reg.SetProcessMode(s.prevMode)
 	s.c.Close()
 	s.d.Close()
-	s.restoreKernels()
+	s.closeCaches()
+}
+
+// closeCaches closes the tune cache and puts back the kernel store the
+// process had: -bundle's and -cache-url's replaced it.
+func (s *setup) closeCaches() {
 	s.cache.Close()
+	if s.bundle != nil {
+		wgpu.SetKernelStore(s.bundle.prevKernels)
+	}
+	s.restoreKernels()
 }
 
 // restoreKernels gives the process back the kernel store it had before
@@ -156,6 +172,9 @@ func (s *setup) describe(stdout io.Writer, more string) string {
 	adapter := genrun.DescribeAdapter(s.d.Info())
 	fmt.Fprintf(stdout, "adapter: %s\n%s", adapter, more)
 	s.cr.status(stdout)
+	if s.bundle != nil {
+		fmt.Fprintln(stdout, s.bundle.status())
+	}
 	return adapter
 }
 

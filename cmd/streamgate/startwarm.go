@@ -87,9 +87,10 @@ func kernelCacheState(st0 wgpu.KernelCacheStats) kernelCacheJSON {
 	return j
 }
 
-// cacheArgs returns the command-line flags that name f's caches.
+// cacheArgs returns the command-line flags that name f's caches, and
+// the bundle behind them.
 func cacheArgs(f cacheFlags) []string {
-	return []string{"-cache", f.path, "-cache-url", f.url}
+	return []string{"-cache", f.path, "-cache-url", f.url, "-bundle", f.bundle}
 }
 
 // restartFigures runs generate again as a fresh child process with the

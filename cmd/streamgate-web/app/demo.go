@@ -51,8 +51,15 @@ func demo(ctx context.Context, ui *ui, d *wgpu.Device, cfg page.Config) (page.Re
 	c := client.New(d, client.WithRegistry(reg))
 	defer c.Close()
 	cache, where := tuneCache(cfg.Store, ui)
-	defer cache.Close()
 	res.Cache = where
+	cache, res.BundleTuneEntries, err = withBundle(cache)
+	defer cache.Close()
+	if err != nil {
+		return res, err
+	}
+	if res.BundleTuneEntries > 0 {
+		ui.note(fmt.Sprintf("the page's embedded bundle holds %d tune winners, behind the tune cache", res.BundleTuneEntries))
+	}
 	tu := tune.New(c, tune.WithCache(cache), tune.WithProgress(ui.tuneProgress))
 	winners := map[string]string{}
 	launch := genrun.TunedLaunch(ctx, tu, c, func(o *decoder.Op, r *tune.Result) { winners[o.Key] = r.Winner })
@@ -85,6 +92,11 @@ func demo(ctx context.Context, ui *ui, d *wgpu.Device, cfg page.Config) (page.Re
 		winners[o.Key] = r.Winner
 	}
 	res.MeasurementLaunches = client.ServiceStats()[d.ServiceID()].Executed
+	if cfg.Export {
+		if res.Bundle, err = exportBundle(cache); err != nil {
+			return res, fmt.Errorf("the bundle of the winners: %w", err)
+		}
+	}
 	primed, primeTime, err := genrun.Prime(ctx, g, winners)
 	if err != nil {
 		return res, fmt.Errorf("warm-up: priming the pipelines: %w", err)

@@ -15,7 +15,14 @@
 //
 // The page's query sets the model and the run, as generate's flags do:
 // layers, width, heads, vocab, max-seq, prompt-len, tokens, seed, and
-// cold=0 to skip the cold run.
+// cold=0 to skip the cold run; store=0 keeps the tune cache in memory
+// rather than localStorage, and export=1 publishes a bundle of the
+// winners (package tune/bundle) in the result.
+//
+// The program embeds a bundle (embedded.bundle, empty in the source
+// tree: none), whose tune winners are behind the page's tune cache;
+// streamgate-web -bundle FILE builds it with FILE there, and a first
+// visit then tunes none of the keys FILE holds for the browser's adapter.
 //
 // When it finishes, the page sets document.body.dataset.done to the
 // result's state (page.StateDone, page.StateNoWebGPU,

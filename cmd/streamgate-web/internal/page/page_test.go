@@ -133,15 +133,15 @@ func TestParseQuery(t *testing.T) {
 	if cfg.Model.Layers != 4 || cfg.Model.Width != 128 || cfg.Tokens != 32 || len(cfg.Prompt) != 16 || !cfg.Cold {
 		t.Errorf("ParseQuery(\"\") = %+v, want generate's defaults", cfg)
 	}
-	if !cfg.Store {
-		t.Errorf("ParseQuery(\"\") keeps the tune cache in memory, want localStorage")
+	if !cfg.Store || cfg.Export {
+		t.Errorf("ParseQuery(\"\") = %+v, want the tune cache in localStorage, no bundle exported", cfg)
 	}
-	cfg, err = ParseQuery("?layers=2&width=64&tokens=8&prompt-len=4&seed=7&cold=0&store=false")
+	cfg, err = ParseQuery("?layers=2&width=64&tokens=8&prompt-len=4&seed=7&cold=0&store=false&export=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Model.Layers != 2 || cfg.Model.Width != 64 || cfg.Tokens != 8 || len(cfg.Prompt) != 4 || cfg.Model.Seed != 7 || cfg.Cold || cfg.Store {
-		t.Errorf("ParseQuery = %+v, want layers 2, width 64, tokens 8, a prompt of 4, seed 7, no cold run", cfg)
+	if cfg.Model.Layers != 2 || cfg.Model.Width != 64 || cfg.Tokens != 8 || len(cfg.Prompt) != 4 || cfg.Model.Seed != 7 || cfg.Cold || cfg.Store || !cfg.Export {
+		t.Errorf("ParseQuery = %+v, want layers 2, width 64, tokens 8, a prompt of 4, seed 7, no cold run, memory, a bundle exported", cfg)
 	}
 	for _, tc := range []struct{ q, want string }{
 		{"tokens=x", `tokens="x" is not an integer`},
@@ -149,6 +149,7 @@ func TestParseQuery(t *testing.T) {
 		{"seed=-1", "seed"},
 		{"cold=maybe", `cold="maybe" is not a boolean`},
 		{"store=2", `store="2" is not a boolean`},
+		{"export=yes", `export="yes" is not a boolean`},
 		{"prompt-len=0", "prompt-len must be in 1..64"},
 		{"width=100&heads=3", "width"},
 		{"tokens=60", "maximum sequence length 64"},

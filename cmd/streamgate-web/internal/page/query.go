@@ -17,11 +17,13 @@ type Config struct {
 	Tokens int      // to generate
 	Cold   bool     // also run the generation cold
 	Store  bool     // keep the tune cache in the page's localStorage (tune/webcache), not in memory
+	Export bool     // publish a bundle of the tune winners in Result.Bundle
 }
 
 // ParseQuery reads the page's query q ("?tokens=8&layers=2": layers,
-// width, heads, vocab, max-seq, prompt-len, tokens, seed, cold, store), each
-// absent one at the default of streamgate generate. Its error names the
+// width, heads, vocab, max-seq, prompt-len, tokens, seed, cold, store,
+// export), each absent one at the default of streamgate generate (export
+// at false). Its error names the
 // bad parameter.
 func ParseQuery(q string) (Config, error) {
 	v, err := url.ParseQuery(strings.TrimPrefix(q, "?"))
@@ -54,7 +56,7 @@ func ParseQuery(q string) (Config, error) {
 	for _, f := range []struct {
 		name string
 		p    *bool
-	}{{"cold", &cfg.Cold}, {"store", &cfg.Store}} {
+	}{{"cold", &cfg.Cold}, {"store", &cfg.Store}, {"export", &cfg.Export}} {
 		if s := v.Get(f.name); s != "" {
 			b, err := strconv.ParseBool(s)
 			if err != nil {

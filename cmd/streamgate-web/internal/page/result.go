@@ -51,10 +51,12 @@ type Result struct {
 	WarmupCompiles      int64   `json:"warmup_compiles"` // pipelines the warm-up compiled
 	Primed              int     `json:"primed"`          // winners dispatched once with 0 workgroups
 	PrimeMs             float64 `json:"prime_ms"`
-	Cache               string  `json:"cache"`      // where the tune cache is: CacheStorage or CacheMemory
-	Keys                int     `json:"keys"`       // tunable ops
-	TunedKeys           int     `json:"tuned_keys"` // measured in this run
-	CacheHits           int     `json:"cache_hits"` // found in the tune cache
+	Cache               string  `json:"cache"`               // where the tune cache is: CacheStorage or CacheMemory
+	Keys                int     `json:"keys"`                // tunable ops
+	TunedKeys           int     `json:"tuned_keys"`          // measured in this run
+	CacheHits           int     `json:"cache_hits"`          // found in the tune cache
+	BundleTuneEntries   int     `json:"bundle_tune_entries"` // in the bundle embedded in the page's program, behind the tune cache
+	Bundle              string  `json:"bundle,omitempty"`    // with the query's export: a bundle of the tune cache's winners (package tune/bundle), base64
 	RealPassCompiles    int64   `json:"real_pass_compiles"`
 	CompilesAvoided     int64   `json:"compiles_avoided"`                  // compiled in the warm-up, not during the generation
 	BuffersCreated      int64   `json:"buffers_created_after_first_token"` // GPU buffers, staging included
