@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	iofs "io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/streamgate/streamgate/tune"
@@ -30,8 +33,9 @@ const bundleUsage = "a bundle (streamgate bundle export) whose tune winners and 
 const (
 	bundleExportHelp = bundleExportSummary + ".\n\n" +
 		"A bundle holds the tune cache's entries (every adapter's, or -device's)\n" +
-		"and the kernel cache's (what the lowering derived from each source), with\n" +
-		"a header and a checksum. A machine of the same device class imports it\n" +
+		"and the kernel cache's (what the lowering derived from each source: the\n" +
+		"-kernels directory's and those the tune cache file keeps, which a fleet\n" +
+		"shares through Redis), with a header and a checksum. A machine of the same device class imports it\n" +
 		"(streamgate bundle import), or runs with it (warmup and generate\n" +
 		"-bundle), or a program embeds it (package tune/bundle): its first run\n" +
 		"then tunes nothing and starts no lowering sandbox. The same entries make\n" +
@@ -144,7 +148,10 @@ func bundleExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Wri
 				tc = c
 			}
 		}
-		var kr bundle.KernelRanger
+		var krs kernelRangers
+		if kc, ok := tc.(bundle.KernelRanger); ok {
+			krs = append(krs, kc) // the tune cache keeps kernels too (those Redis shared)
+		}
 		if *kernels != "" {
 			fi, err := os.Stat(*kernels)
 			switch {
@@ -160,8 +167,12 @@ func bundleExportFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Wri
 				if err != nil {
 					return fail(err)
 				}
-				kr = kd
+				krs = append(krs, kd)
 			}
+		}
+		var kr bundle.KernelRanger
+		if len(krs) > 0 {
+			kr = krs
 		}
 		if tc == nil && kr == nil {
 			return fail(errors.New("no tune cache and no kernel cache directory: nothing to bundle"))
@@ -329,4 +340,30 @@ func useBundle(path string, cache tune.Cache) (*bundleInUse, error) {
 // status is the "bundle:" line of a command's start.
 func (u *bundleInUse) status() string {
 	return fmt.Sprintf("bundle: %s (%d tune entries, %d kernels, made by %s), behind the caches", u.path, u.b.TuneEntries(), u.b.Kernels(), u.b.MadeBy())
+}
+
+// kernelRangers ranges over the kernels of several stores, each key once
+// (the first store's entry), in key order.
+type kernelRangers []bundle.KernelRanger
+
+func (rs kernelRangers) RangeKernels(f func(key [32]byte, entry []byte) bool) error {
+	m := map[[32]byte][]byte{}
+	for _, r := range rs {
+		if err := r.RangeKernels(func(key [32]byte, entry []byte) bool {
+			if _, dup := m[key]; !dup {
+				m[key] = entry
+			}
+			return true
+		}); err != nil {
+			return err
+		}
+	}
+	keys := slices.Collect(maps.Keys(m))
+	slices.SortFunc(keys, func(a, b [32]byte) int { return bytes.Compare(a[:], b[:]) })
+	for _, k := range keys {
+		if !f(k, m[k]) {
+			break
+		}
+	}
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/streamgate/streamgate/tune"
+	"github.com/streamgate/streamgate/tune/sqlitecache"
 	"github.com/streamgate/streamgate/wgpu"
 )
 
@@ -161,4 +162,25 @@ func TestBundleUsage(t *testing.T) {
 		})
 	}
 	assert.NoFileExists(t, filepath.Join(dir, "x"), "a failed export writes nothing")
+}
+
+// TestBundleExportTuneCacheKernels: the kernels a tune cache file keeps
+// (those a fleet shared through Redis) are bundled with the directory's,
+// each key once.
+func TestBundleExportTuneCacheKernels(t *testing.T) {
+	dir := t.TempDir()
+	src, kernels, _ := bundleFixture(t, dir)
+	c, err := sqlitecache.Open(src)
+	require.NoError(t, err)
+	for _, s := range []string{"two", "three"} { // "two" is in the directory too
+		require.NoError(t, c.StoreKernel(context.Background(), sha256.Sum256([]byte(s)), []byte("entry "+s)))
+	}
+	require.NoError(t, c.Close())
+	out := filepath.Join(dir, "warm.bundle")
+	code, _, stderr := runCmd(t, "bundle", "export", "-o", out, "-cache", src, "-kernels", kernels)
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Contains(t, stderr, "3 tune entries (2 adapters) and 3 kernels")
+	code, _, stderr = runCmd(t, "bundle", "export", "-o", out, "-cache", src, "-kernels", "")
+	require.Equal(t, 0, code, "stderr:\n%s", stderr)
+	assert.Contains(t, stderr, "3 tune entries (2 adapters) and 2 kernels", "the file's alone")
 }
