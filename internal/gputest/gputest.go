@@ -14,9 +14,25 @@ import (
 // only errors) and exits. Call it from TestMain; run is m.Run, or a wrapper
 // of it. (wgpu itself gives lavapipe the XDG_RUNTIME_DIR it complains
 // about when unset.)
+//
+// The binary's kernel cache is a directory of its own, removed at the end
+// (unless STREAMGATE_KERNEL_CACHE names one already): what tests lower
+// stays out of the user's cache, and no test finds a source lowered by
+// another run.
 func Main(run func() int) {
 	wgpu.SetLogLevel(wgpu.LogError)
-	os.Exit(run())
+	var dir string
+	if os.Getenv(wgpu.KernelCacheEnv) == "" {
+		var err error
+		if dir, err = os.MkdirTemp("", "streamgate-test-kernels-"); err == nil {
+			os.Setenv(wgpu.KernelCacheEnv, dir)
+		}
+	}
+	code := run()
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
 }
 
 // Required reports whether tests must fail, rather than skip, without an
