@@ -201,7 +201,7 @@ func lookupKernel(ctx context.Context, key [32]byte, source string) (*kernelResu
 	if s == nil {
 		return nil, false
 	}
-	b, ok := s.LoadKernel(ctx, key)
+	b, ok := loadFrom(ctx, s, key)
 	if !ok {
 		return nil, false
 	}
@@ -228,7 +228,7 @@ func keepKernel(ctx context.Context, key [32]byte, r *kernelResult) {
 	}
 	b, err := encodeKernel(key, r)
 	if err == nil {
-		err = s.StoreKernel(context.WithoutCancel(ctx), key, b)
+		err = storeTo(context.WithoutCancel(ctx), s, key, b)
 	}
 	if err != nil {
 		kernelCounts.storeErrors.Add(1)
@@ -241,6 +241,28 @@ func keepKernel(ctx context.Context, key [32]byte, r *kernelResult) {
 	}
 }
 
+// loadFrom is s.LoadKernel, a panic in it a miss with a warning: a store
+// is the program's code, and a compile must not die of it.
+func loadFrom(ctx context.Context, s KernelStore, key [32]byte) (b []byte, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			kernelWarn("load-panic", "the store's LoadKernel panicked; the source is lowered", "panic", fmt.Sprint(p))
+			b, ok = nil, false
+		}
+	}()
+	return s.LoadKernel(ctx, key)
+}
+
+// storeTo is s.StoreKernel, a panic in it an error.
+func storeTo(ctx context.Context, s KernelStore, key [32]byte, b []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("the store's StoreKernel panicked: %v", p)
+		}
+	}()
+	return s.StoreKernel(ctx, key, b)
+}
+
 // kernelsWarmKey is the key of the mark this build leaves in a store once
 // it has stored an entry there: a process that finds it expects its
 // sources to hit and does not start the lowering's sandbox ahead of them.
@@ -251,8 +273,8 @@ func kernelsWarmKey() [32]byte {
 // markKernelsWarm leaves the warm mark in s.
 func markKernelsWarm(s KernelStore) {
 	key := kernelsWarmKey()
-	if _, ok := s.LoadKernel(context.Background(), key); !ok {
-		s.StoreKernel(context.Background(), key, []byte(kernelFormat))
+	if _, ok := loadFrom(context.Background(), s, key); !ok {
+		storeTo(context.Background(), s, key, []byte(kernelFormat))
 	}
 }
 
@@ -262,6 +284,6 @@ func kernelsWarm() bool {
 	if s == nil {
 		return false
 	}
-	b, ok := s.LoadKernel(context.Background(), kernelsWarmKey())
+	b, ok := loadFrom(context.Background(), s, kernelsWarmKey())
 	return ok && string(b) == kernelFormat
 }

@@ -550,3 +550,46 @@ func readF32(t *testing.T, b *wgpu.Buffer) []float32 {
 	}
 	return got
 }
+
+// panickyStore panics in every call.
+type panickyStore struct{}
+
+func (panickyStore) LoadKernel(context.Context, [32]byte) ([]byte, bool) { panic("load") }
+func (panickyStore) StoreKernel(context.Context, [32]byte, []byte) error  { panic("store") }
+
+// TestKernelCacheStoreMisuse: a store that panics is a miss and a failed
+// store, with a warning, and the compile goes on; a nil *KernelDir (of an
+// OpenKernelDir that failed) misses and refuses; a bad directory name is
+// an error naming it.
+func TestKernelCacheStoreMisuse(t *testing.T) {
+	useKernelStore(t, panickyStore{})
+	rec := logRecords(t)
+	st := wgpu.ReadKernelCacheStats()
+	want := checkAll(t)
+	if s := statsSince(st); s.Misses != int64(len(kernelSources)) || s.StoreErrors != int64(len(kernelSources)) {
+		t.Fatalf("a panicking store: %+v, want every source lowered and every store failed", s)
+	}
+	if len(rec.warnings()) != 2 {
+		t.Fatalf("warnings %q, want one for the loads and one for the stores", rec.warnings())
+	}
+	var nilDir *wgpu.KernelDir
+	useKernelStore(t, nilDir)
+	if got := checkAll(t); !reflect.DeepEqual(got, want) {
+		t.Fatalf("with a nil *KernelDir: %q", got)
+	}
+	if err := nilDir.StoreKernel(context.Background(), [32]byte{}, nil); err == nil || !strings.Contains(err.Error(), "nil *KernelDir") {
+		t.Fatalf("nil KernelDir's StoreKernel: %v", err)
+	}
+	if err := nilDir.RangeKernels(func([32]byte, []byte) bool { return true }); err == nil {
+		t.Fatal("nil KernelDir's RangeKernels: no error")
+	}
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"", file, filepath.Join(file, "below")} {
+		if _, err := wgpu.OpenKernelDir(dir); err == nil {
+			t.Errorf("OpenKernelDir(%q): no error", dir)
+		}
+	}
+}

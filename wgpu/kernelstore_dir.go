@@ -49,6 +49,10 @@ const kernelFileSuffix = ".kernel"
 // cannot write its directory.
 var ErrKernelDirReadOnly = errors.New("wgpu: the kernel cache directory is read-only")
 
+// errNilKernelDir is the error of a nil *KernelDir's stores and ranges
+// (the KernelDir of an OpenKernelDir that failed); its loads are misses.
+var errNilKernelDir = errors.New("wgpu: nil *KernelDir (of an OpenKernelDir that failed?)")
+
 // DefaultKernelDir returns os.UserCacheDir()/streamgate/kernels.
 func DefaultKernelDir() (string, error) {
 	dir, err := os.UserCacheDir()
@@ -99,11 +103,16 @@ func OpenKernelDir(dir string) (*KernelDir, error) {
 }
 
 // Dir returns the directory.
-func (d *KernelDir) Dir() string { return d.dir }
+func (d *KernelDir) Dir() string {
+	if d == nil {
+		return ""
+	}
+	return d.dir
+}
 
 // ReadOnly reports whether the directory could not be written when it was
 // opened.
-func (d *KernelDir) ReadOnly() bool { return d.readOnly }
+func (d *KernelDir) ReadOnly() bool { return d == nil || d.readOnly }
 
 // path returns key's file.
 func (d *KernelDir) path(key [32]byte) string {
@@ -114,7 +123,7 @@ func (d *KernelDir) path(key [32]byte) string {
 // not a regular file (a link, a FIFO), or one larger than any entry, is a
 // miss.
 func (d *KernelDir) LoadKernel(ctx context.Context, key [32]byte) ([]byte, bool) {
-	if ctx.Err() != nil {
+	if d == nil || ctx.Err() != nil {
 		return nil, false
 	}
 	p := d.path(key)
@@ -148,6 +157,9 @@ func (d *KernelDir) StoreKernel(ctx context.Context, key [32]byte, entry []byte)
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	if d == nil {
+		return errNilKernelDir
+	}
 	if d.readOnly {
 		return ErrKernelDirReadOnly
 	}
@@ -175,6 +187,9 @@ func (d *KernelDir) StoreKernel(ctx context.Context, key [32]byte, entry []byte)
 // RangeKernels calls f with each entry's key and bytes, in key order,
 // until f returns false. Files that are not entries are skipped.
 func (d *KernelDir) RangeKernels(f func(key [32]byte, entry []byte) bool) error {
+	if d == nil {
+		return errNilKernelDir
+	}
 	des, err := os.ReadDir(d.dir)
 	if err != nil {
 		return fmt.Errorf("wgpu: kernel cache: %w", err)
