@@ -555,7 +555,7 @@ func readF32(t *testing.T, b *wgpu.Buffer) []float32 {
 type panickyStore struct{}
 
 func (panickyStore) LoadKernel(context.Context, [32]byte) ([]byte, bool) { panic("load") }
-func (panickyStore) StoreKernel(context.Context, [32]byte, []byte) error  { panic("store") }
+func (panickyStore) StoreKernel(context.Context, [32]byte, []byte) error { panic("store") }
 
 // TestKernelCacheStoreMisuse: a store that panics is a miss and a failed
 // store, with a warning, and the compile goes on; a nil *KernelDir (of an
