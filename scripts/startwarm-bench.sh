@@ -2,9 +2,10 @@
 # startwarm-bench.sh OLD NEW [ROUNDS] [ARGS...]: a restart of `streamgate
 # generate`, old and new binaries interleaved (the order alternating round
 # by round), ROUNDS rounds (default 7), on the caches a user has after one
-# run: each binary runs once first to fill them (the tune winners, and the
-# new binary's kernel cache), then every round runs each binary as a fresh
-# process with
+# run: each binary runs once first to fill caches of its own (a tune cache
+# file, and the new binary's kernel cache directory, both in a temporary
+# directory; Mesa's shader cache is the user's, warm for both), then every
+# round runs each binary as a fresh process with
 #   generate -cold=false -restart=false -tokens 2 -out "" -json ARGS
 # (-restart=false only where the binary has it) and reads from its report:
 # the time from its process start to its first token (STREAMGATE_PROCESS_T0,
@@ -23,13 +24,14 @@ shift $(( $# >= 3 ? 3 : $# ))
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-run() { # run BIN TAG: one fresh process, its report appended to $dir/TAG
-	local bin=$1 tag=$2 extra=()
-	shift 2
+run() { # run BIN TAG CACHES: one fresh process on the caches named CACHES, its report appended to $dir/TAG
+	local bin=$1 tag=$2 caches=$3 extra=()
+	shift 3
 	if "$bin" generate -h 2>&1 | grep -q -- '-restart'; then extra=(-restart=false); fi
 	local t0 t1
 	t0=$(date +%s%N)
-	STREAMGATE_PROCESS_T0=$t0 "$bin" generate -cold=false "${extra[@]}" -tokens 2 -out "" -json "$@" >"$dir/out.json"
+	STREAMGATE_KERNEL_CACHE=$dir/$caches-kernels STREAMGATE_PROCESS_T0=$t0 \
+		"$bin" generate -cold=false "${extra[@]}" -tokens 2 -out "" -json -cache "$dir/$caches.db" "$@" >"$dir/out.json"
 	t1=$(date +%s%N)
 	python3 - "$dir/out.json" "$(( (t1 - t0) / 1000 ))" >>"$dir/$tag" <<'PY'
 import json, sys
@@ -39,10 +41,10 @@ print(d.get("process_ms_to_first_token", 0), d.get("device_open_ms", 0), d["warm
 PY
 }
 
-run "$old" warm-old "$@" >/dev/null
-run "$new" warm-new "$@" >/dev/null
+run "$old" warm-old old "$@" >/dev/null
+run "$new" warm-new new "$@" >/dev/null
 for r in $(seq "$rounds"); do
-	if (( r % 2 )); then run "$old" old "$@"; run "$new" new "$@"; else run "$new" new "$@"; run "$old" old "$@"; fi
+	if (( r % 2 )); then run "$old" old old "$@"; run "$new" new new "$@"; else run "$new" new new "$@"; run "$old" old old "$@"; fi
 done
 python3 - "$dir/old" "$dir/new" "$rounds" <<'PY'
 import statistics, sys

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/streamgate/streamgate/client"
@@ -29,11 +30,11 @@ func init() {
 
 // generateConfig is what the generate flags set.
 type generateConfig struct {
-	model       decoder.Config   // Seq: -max-seq
-	promptFlag  string           // -prompt: comma-separated token ids; "" for the default
-	promptLen   int              // -prompt-len: the default prompt's length
-	prompt      []uint32         // parsed, or the default
-	weights     *decoder.Weights // the model's, made once from -seed
+	model       decoder.Config          // Seq: -max-seq
+	promptFlag  string                  // -prompt: comma-separated token ids; "" for the default
+	promptLen   int                     // -prompt-len: the default prompt's length
+	prompt      []uint32                // parsed, or the default (settlePrompt)
+	weights     func() *decoder.Weights // the model's, made once from -seed (a sync.OnceValue)
 	tokens      int
 	cache       cacheFlags
 	timing      string
@@ -221,29 +222,44 @@ func generateFlags() (*flag.FlagSet, func(context.Context, io.Writer, io.Writer)
 				return usage("-prompt: %v", err)
 			}
 			cfg.prompt = p
-		} else {
-			cfg.prompt = cfg.modelWeights().Tokens[:cfg.promptLen]
 		}
-		if err := cfg.model.ValidatePrompt(cfg.prompt, cfg.tokens); err != nil {
+		// The weights are made while the command opens its caches and the
+		// device; the default prompt, drawn with them, is in range.
+		check := cfg.prompt
+		if check == nil {
+			check = make([]uint32, cfg.promptLen)
+		}
+		if err := cfg.model.ValidatePrompt(check, cfg.tokens); err != nil {
 			return usage("%v", err)
 		}
+		cfg.weights = sync.OnceValue(func() *decoder.Weights { return decoder.NewWeights(cfg.model) })
 		if mode := os.Getenv(coldChildEnv); mode != "" {
+			cfg.settlePrompt()
 			return generateChild(ctx, mode, cfg, stdout, stderr)
 		}
 		if err := checkOutDir("-out", cfg.out); err != nil {
 			return usage("%v", err)
 		}
+		go cfg.weights() // while generate opens the caches and the device
 		return generate(ctx, cfg, stdout, stderr)
 	}
 }
 
-// modelWeights returns the model's weights, made on first use: the
-// default prompt is drawn with them, and the run uploads them.
+// modelWeights returns the model's weights, waiting for them to be made:
+// the default prompt is drawn with them, and the run uploads them.
 func (cfg *generateConfig) modelWeights() *decoder.Weights {
 	if cfg.weights == nil {
-		cfg.weights = decoder.NewWeights(cfg.model)
+		cfg.weights = sync.OnceValue(func() *decoder.Weights { return decoder.NewWeights(cfg.model) })
 	}
-	return cfg.weights
+	return cfg.weights()
+}
+
+// settlePrompt sets the default prompt, drawn with the weights, where
+// -prompt gave none.
+func (cfg *generateConfig) settlePrompt() {
+	if cfg.prompt == nil {
+		cfg.prompt = cfg.modelWeights().Tokens[:cfg.promptLen]
+	}
 }
 
 // parsePrompt parses comma-separated token ids.
@@ -270,15 +286,17 @@ func joinIDs(ids []uint32) string {
 // generate runs the generation; see generateFlags. It returns the exit
 // status.
 func generate(ctx context.Context, cfg generateConfig, stdout, stderr io.Writer) (code int) {
+	s, stdout, code := openSetup(setupConfig{cmd: "generate", cache: cfg.cache, adapter: cfg.adapter,
+		compileWorkers: cfg.compileWorkers, timing: cfg.timing, json: cfg.json}, stdout, stderr)
+	if s == nil {
+		cfg.weights() // the goroutine making them ends before the command
+		return code
+	}
+	cfg.settlePrompt()
 	mc, prompt, n := cfg.model, cfg.prompt, cfg.tokens
 	rep := generateReport{Workload: "generate", Layers: mc.Layers, Width: mc.Width, Heads: mc.Heads,
 		Vocab: mc.Vocab, MaxSeq: mc.Seq, PromptTokens: len(prompt), Prompt: prompt, Tokens: n,
 		Winners: map[string]string{}}
-	s, stdout, code := openSetup(setupConfig{cmd: "generate", cache: cfg.cache, adapter: cfg.adapter,
-		compileWorkers: cfg.compileWorkers, timing: cfg.timing, json: cfg.json}, stdout, stderr)
-	if s == nil {
-		return code
-	}
 	defer s.finish(&code, &rep, &rep.Cache)
 	fmt.Fprintf(stdout, "streamgate generate: a GPT-2-style decoder, %d layers, width %d, %d heads, vocabulary %d, a KV cache of %d rows;\n",
 		mc.Layers, mc.Width, mc.Heads, mc.Vocab, mc.Seq)
