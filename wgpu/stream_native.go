@@ -4,6 +4,7 @@ package wgpu
 
 import (
 	"sync"
+	"sync/atomic"
 )
 
 // The desktop's stream batch: launch_native.go records launches,
@@ -11,6 +12,11 @@ import (
 
 // streamMutex is a stream's lock.
 type streamMutex = sync.Mutex
+
+// loadBool is b.Load(), for the code the browser's build shares, which
+// reads atomics there with plain loads (plainload_js.go): here an atomic
+// load is the compiler's own instruction, inlined.
+func loadBool(b *atomic.Bool) bool { return b.Load() }
 
 // streamDriver is the desktop's part of a stream: Launch appends to a
 // Go-side command list (batch, and native, its C-side twin); the list is
