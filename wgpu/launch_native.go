@@ -8,16 +8,16 @@ import (
 
 // Launch: the checks before a launch is recorded, and the recording.
 
-// launchRec is one launch, or one graph's replay, recorded on a stream's
-// pending encoder, kept so that a batch the driver rejects can be replayed
-// without its bad launches. A launch's bind groups are in the stream's bgs,
-// named by its nativeLaunch, native[ni]; a replay's are the graph's.
-type launchRec struct {
-	p   *pipeline
-	wg  [3]uint32
-	seq uint64 // the launch's sequence number; a replay's first launch's
-	ni  int    // the launch's index in the stream's native
-	g   *Graph // non-nil for a replay of g: its launches are seq, seq+1, …
+// replayRec is one graph's replay recorded on a stream's batch, kept (with
+// the batch's launches, native) so that a batch the driver rejects can be
+// replayed without its bad launches. A launch is its nativeLaunch alone:
+// its sequence number follows from its place in the batch, and its
+// kernel's name from its pipeline handle (flattenLocked), so that a launch
+// writes no record beside the one the encoder reads.
+type replayRec struct {
+	g   *Graph // its launches are seq, seq+1, …
+	seq uint64 // the sequence number of the replay's first launch
+	at  int    // the replay follows native[:at]
 }
 
 // launchRecent records the launch that a loop makes most, as the
@@ -115,7 +115,6 @@ func (s *stream) appendLaunchLocked(op string, p *pipeline, bufs []*Buffer, work
 // the batch.
 func (s *stream) pushLocked(p *pipeline, first int, workgroups [3]uint32) {
 	s.seq++
-	s.batch = append(s.batch, launchRec{p: p, wg: workgroups, seq: s.seq, ni: len(s.native)})
 	s.native = append(s.native, nativeLaunch{pipeline: p.pipe.ref, firstGroup: uint32(first), groups: uint32(len(p.groups)),
 		x: workgroups[0], y: workgroups[1], z: workgroups[2]})
 }
