@@ -191,12 +191,6 @@ var (
 //     headline divides the client's cases by. kernels=1 sets the pipeline
 //     and the bind group once per pass; kernels=3 sets them before every
 //     dispatch, in turn. Its ns/op is the child's timed part, per dispatch.
-//   - AtFloor: ExecutedLaunch's loop through a client (impl=client) and
-//     Replay's (impl=client-replay), kernels=1 and 3, each against the C
-//     floor chunk by chunk: every recordChunk launches timed through the
-//     client are run by the C floor next, untimed, so that both meet the
-//     machine in the same state; x-floor is the median over the chunks of
-//     the client's time over the floor's (see atFloor).
 //   - DiscardedReplay/impl=client/launches=50: a replay of a
 //     50-launch graph under ProcessCompile, per replay.
 //   - TextureLaunch/bindings=2: an executed launch of a kernel binding a
@@ -278,7 +272,6 @@ func LaunchSuite(e *LaunchEnv) []Case {
 		cs = append(cs, Case{Thing: "Floor", Impl: "c", Key: "kernels", Value: strconv.Itoa(k),
 			F: func(b *testing.B) { e.floorC(b, k) }})
 	}
-	cs = append(cs, atFloorCases(e)...)
 	cs = append(cs, textureCases(e)...)
 	cs = append(cs, Case{Thing: "DiscardedReplay", Impl: "client", Key: "launches", Value: strconv.Itoa(discardGraphLen), F: e.discardedReplay})
 	for _, k := range []int{0, 1} {
@@ -441,23 +434,6 @@ func (e *LaunchEnv) executedRaw(b *testing.B, alternate int) {
 // child's timed nanoseconds per dispatch as ns/op (the wall time, which
 // also holds the GPU's waits and the pipe, only sizes b.N).
 func (e *LaunchEnv) floorC(b *testing.B, kernels int) {
-	if err := e.startFloor(); err != nil {
-		fatalf(b, "%v", err)
-	}
-	b.ResetTimer()
-	ns, err := e.floor.Run(kernels, b.N)
-	b.StopTimer()
-	if err != nil {
-		fatalf(b, "%v", err)
-	}
-	b.ReportMetric(float64(ns)/float64(b.N), "ns/op")
-	b.ReportMetric(float64(b.N)/(float64(ns)/1e9), "launches/s")
-}
-
-// startFloor builds and starts the C floor on the kernel's variants and
-// warms up both its loops, on the first call; a later call returns the
-// first one's error.
-func (e *LaunchEnv) startFloor() error {
 	if e.floor == nil && e.floorErr == nil {
 		src := make([]string, rawwgpu.Variants)
 		for i := range src {
@@ -470,7 +446,17 @@ func (e *LaunchEnv) startFloor() error {
 			}
 		}
 	}
-	return e.floorErr
+	if e.floorErr != nil {
+		fatalf(b, "%v", e.floorErr)
+	}
+	b.ResetTimer()
+	ns, err := e.floor.Run(kernels, b.N)
+	b.StopTimer()
+	if err != nil {
+		fatalf(b, "%v", err)
+	}
+	b.ReportMetric(float64(ns)/float64(b.N), "ns/op")
+	b.ReportMetric(float64(b.N)/(float64(ns)/1e9), "launches/s")
 }
 
 // replayGraphLen is how many launches the Replay cases' graph holds: a
@@ -486,7 +472,15 @@ func (e *LaunchEnv) replayClient(b *testing.B, alternate int) {
 	c := e.newClient(registry.ProcessExecute)
 	defer c.Close()
 	ctx := context.Background()
-	g, err := e.captureAlternating(c, alternate)
+	g, err := c.Capture(func() error {
+		for i := range replayGraphLen {
+			v := i % alternate
+			if err := c.Launch(e.variants[v], none, e.bufs[v]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		fatalf(b, "Capture: %v", err)
 	}

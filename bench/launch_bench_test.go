@@ -32,7 +32,6 @@ func BenchmarkExecutedLaunch(b *testing.B)   { runLaunch(b, "ExecutedLaunch") }
 func BenchmarkDiscardedLaunch(b *testing.B)  { runLaunch(b, "DiscardedLaunch") }
 func BenchmarkReplay(b *testing.B)           { runLaunch(b, "Replay") }
 func BenchmarkFloor(b *testing.B)            { runLaunch(b, "Floor") }
-func BenchmarkAtFloor(b *testing.B)          { runLaunch(b, "AtFloor") }
 func BenchmarkDiscardedReplay(b *testing.B)  { runLaunch(b, "DiscardedReplay") }
 func BenchmarkTextureLaunch(b *testing.B)    { runLaunch(b, "TextureLaunch") }
 func BenchmarkLaunchThroughput(b *testing.B) { runLaunch(b, "LaunchThroughput") }
