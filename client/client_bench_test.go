@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/streamgate/streamgate/client"
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/registry"
 	"github.com/streamgate/streamgate/streamgatetest"
 )
@@ -38,4 +39,31 @@ func BenchmarkDiscardedLaunch(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "launches/s")
 		})
 	}
+}
+
+// launchlessService is a service whose Launch records nothing, so that a
+// benchmark of an executed launch times the client's own work.
+type launchlessService struct{ *streamgatetest.Service }
+
+func (launchlessService) Launch(gpu.StreamID, *gpu.Kernel, [3]uint32, ...gpu.Buffer) error {
+	return nil
+}
+
+// BenchmarkExecutedLaunch is the client's part of an executed launch: the
+// mode read, the bindings handed to the service through the client's
+// scratch array, and the count; the service's Launch does nothing.
+func BenchmarkExecutedLaunch(b *testing.B) {
+	r := registry.New()
+	r.SetProcessMode(registry.ProcessExecute)
+	svc := launchlessService{streamgatetest.NewService()}
+	c := client.New(svc, client.WithRegistry(r))
+	defer c.Close()
+	buf := svc.NewBuffer(4)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := c.Launch(kA, [3]uint32{1, 1, 1}, buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "launches/s")
 }

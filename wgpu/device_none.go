@@ -5,6 +5,7 @@ package wgpu
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/streamgate/streamgate/gpu"
 )
@@ -54,6 +55,7 @@ const (
 type queryHandle = int
 
 func defaultCompileWorkers() int                 { return 1 }
+func loadBool(b *atomic.Bool) bool               { return b.Load() }
 func inCallback() bool                           { return false }
 func setLogLevel(LogLevel)                       {}
 func uncapturedErrors() uint64                   { return 0 }
