@@ -247,6 +247,7 @@ func (c *Client) execute(k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buf
 		// clear (with their write barriers), a third of this function's
 		// time (BenchmarkExecutedLaunch shows it).
 		bs := c.scratch[:len(bindings)]
+		//lint:ignore S1001 copy is the runtime's bulk copy this loop avoids
 		for i, b := range bindings {
 			bs[i] = b
 		}
