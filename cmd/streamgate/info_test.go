@@ -61,7 +61,9 @@ func TestWarmupJSON(t *testing.T) {
 	assert.Zero(t, rep.RealPassCompiles)
 	assert.True(t, rep.CPUCheck)
 	assert.Positive(t, rep.StepMsMedian)
-	for _, k := range []string{`"workload":"ops"`, `"cache":{"file":`, `"cache_hits":0`, `"tuned_keys":3`} {
+	assert.Equal(t, rep.KernelCache.StoreHits+rep.KernelCache.Misses, int64(rep.CandidateKernels), "each candidate's source, read or lowered")
+	assert.NotEmpty(t, rep.KernelCache.Store)
+	for _, k := range []string{`"workload":"ops"`, `"cache":{"file":`, `"cache_hits":0`, `"tuned_keys":3`, `"kernel_cache":{"store":`, `"lowering_starts":`} {
 		assert.Contains(t, out, k)
 	}
 }

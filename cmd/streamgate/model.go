@@ -166,6 +166,7 @@ func (r *modelRun) warmPass() int {
 	r.warmCompiles, r.warmStats = warmCompiles, warmStats
 	warmCompile := d.Stats().CompileTime - st0.CompileTime
 	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
+	rep.LoweringStarts, rep.KernelCache = wgpu.ReadKernelCacheStats().LoweringStarts, kernelCacheState(r.kernels0)
 	if code := r.printTables(r.work, stdout, r.tunable, &rep.CacheHits, &rep.TunedKeys, nil); code != 0 {
 		return code
 	}

@@ -192,6 +192,7 @@ func (r *opsRun) warmPass() int {
 	warmTime, warmCompiles, warmStats := time.Since(start), d.Stats().Compiles-compiles0, c.Stats()
 	warmCompile := d.Stats().CompileTime - st0.CompileTime
 	rep.WarmupCompileMs, rep.CompileWorkers = ms(warmCompile), d.CompileWorkers()
+	rep.LoweringStarts, rep.KernelCache = wgpu.ReadKernelCacheStats().LoweringStarts, kernelCacheState(r.kernels0)
 	cached := 0
 	for i, o := range w.ops {
 		res := results[i]

@@ -18,7 +18,8 @@ const warmupJSONHelp = "With -json it prints one JSON object instead of the text
 	`   "cache": {"file", "read_only", "stored", "redis", "shared"},` + "\n" +
 	`   "layers", "width", "heads", "seq", "vocab", "m", "n", "k", "steps",` + "\n" +
 	`   "launches_per_step", "warmup_seconds", "warmup_compiles", "warmup_compile_ms",` + "\n" +
-	`   "compile_workers", "candidate_kernels",` + "\n" +
+	`   "compile_workers", "candidate_kernels", "lowering_starts",` + "\n" +
+	`   "kernel_cache": {"store", "store_hits", "misses", "rejected", "store_errors"},` + "\n" +
 	`   "launches_discarded", "measurement_launches", "replay", "launches_captured",` + "\n" +
 	`   "keys", "tuned_keys", "cache_hits", "winners": {key: variant},` + "\n" +
 	`   "real_pass_compiles", "real_pass_buffers_created", "cpu_check", "max_abs_error",` + "\n" +
@@ -53,6 +54,8 @@ type warmupReport struct {
 	WarmupCompileMs     float64           `json:"warmup_compile_ms"` // the warm-up's wgpu.Stats.CompileTime
 	CompileWorkers      int               `json:"compile_workers"`
 	CandidateKernels    int               `json:"candidate_kernels"`
+	LoweringStarts      int64             `json:"lowering_starts"`    // the naga sandbox's starts in this process (0 or 1)
+	KernelCache         kernelCacheJSON   `json:"kernel_cache"`       // what the warm-up's compiles found in the kernel cache
 	LaunchesDiscarded   uint64            `json:"launches_discarded"` // the warm-up's: the step's own (0 with -replay)
 	MeasurementLaunches uint64            `json:"measurement_launches"`
 	Replay              bool              `json:"replay"`            // -replay: the warm-up captured, the real pass replayed
