@@ -3,8 +3,6 @@ package wgpu
 import (
 	"encoding/binary"
 	"slices"
-
-	"github.com/streamgate/streamgate/gpu"
 )
 
 // The bind group cache's keys and a stream's recent bind groups, shared
@@ -84,36 +82,6 @@ func (s *stream) recentBG(key *bgKey) *recentBG {
 		if slices.Equal(r.key.ids[:min(key.n, inlineBindings)], key.ids[:min(key.n, inlineBindings)]) {
 			return r
 		}
-	}
-	return nil
-}
-
-// recentFor returns the stream's recent bind group of group g that binds
-// exactly bindings, all live *Buffers, or nil: the lookup of each build's
-// flat path for a repeated launch (launchRecent), which builds no key. A
-// buffer's liveness is read with the build's loadBool.
-func (s *stream) recentFor(g *pipeGroup, bindings []gpu.Buffer) *recentBG {
-	n := len(bindings)
-	if n > inlineBindings {
-		return nil
-	}
-slots:
-	for i := range s.recent {
-		r := &s.recent[i]
-		if r.key.g != g || r.key.n != n {
-			continue
-		}
-		ids := r.key.ids[:n]
-		for j, cb := range bindings {
-			b, ok := cb.(*Buffer)
-			if !ok || b == nil || b.id != ids[j] {
-				continue slots
-			}
-			if loadBool(&b.released) || loadBool(&b.recycled) {
-				return nil
-			}
-		}
-		return r
 	}
 	return nil
 }

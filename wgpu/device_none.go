@@ -5,7 +5,6 @@ package wgpu
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 
 	"github.com/streamgate/streamgate/gpu"
 )
@@ -55,7 +54,6 @@ const (
 type queryHandle = int
 
 func defaultCompileWorkers() int                 { return 1 }
-func loadBool(b *atomic.Bool) bool               { return b.Load() }
 func inCallback() bool                           { return false }
 func setLogLevel(LogLevel)                       {}
 func uncapturedErrors() uint64                   { return 0 }

@@ -120,6 +120,47 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 	return true
 }
 
+// recentFor returns the stream's recent bind group of group g that binds
+// exactly bindings, all live *Buffers, or nil.
+func (s *stream) recentFor(g *pipeGroup, bindings []gpu.Buffer) *recentBG {
+	n := len(bindings)
+	if n > inlineBindings {
+		return nil
+	}
+slots:
+	for i := range s.recent {
+		r := &s.recent[i]
+		if r.key.g != g || r.key.n != n {
+			continue
+		}
+		ids := r.key.ids[:n]
+		for j, cb := range bindings {
+			b, ok := cb.(*Buffer)
+			if !ok || b == nil || b.id != ids[j] {
+				continue slots
+			}
+			if loadBool(&b.released) || loadBool(&b.recycled) {
+				return nil
+			}
+		}
+		return r
+	}
+	return nil
+}
+
+// aliased reports whether two of a launch's bindings bind one buffer and
+// one of them is read_write, which checkBindings refuses.
+func aliased(p *pipeline, bindings []gpu.Buffer) bool {
+	for i := range bindings {
+		for j := i + 1; j < len(bindings); j++ {
+			if bindings[i] == bindings[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // appendLaunchLocked appends a checked launch of p to the stream's
 // command list (cmdLaunch, the pipeline, a bind group per group, the
 // workgroups), or nothing and the error of a bind group that could not be

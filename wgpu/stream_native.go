@@ -4,7 +4,6 @@ package wgpu
 
 import (
 	"sync"
-	"sync/atomic"
 )
 
 // The desktop's stream batch: launch_native.go records launches,
@@ -13,13 +12,8 @@ import (
 // streamMutex is a stream's lock.
 type streamMutex = sync.Mutex
 
-// loadBool is b.Load(), for the code the browser's build shares, which
-// reads atomics there with plain loads (plainload_js.go): here an atomic
-// load is the compiler's own instruction, inlined.
-func loadBool(b *atomic.Bool) bool { return b.Load() }
-
 // streamDriver is the desktop's part of a stream: Launch appends to a
-// Go-side command list (native, in the C-side layout, and replays); the list is
+// Go-side command list (batch, and native, its C-side twin); the list is
 // encoded into the stream's command encoder in one cgo crossing
 // (encodeLocked) when the batch is flushed, or before anything else is
 // written to the encoder (TimeStream's timestamps). All fields are guarded
@@ -29,8 +23,8 @@ func loadBool(b *atomic.Bool) bool { return b.Load() }
 type streamDriver struct {
 	enc     nEncoder       // zero until something is encoded
 	pass    uintptr        // the open compute pass of enc the batch records into; 0 when none
-	native  []nativeLaunch // the launches since the last flush, by handle, for the encoder (a replay's are its graph's)
-	replays []replayRec    // the replays since the last flush, in order
+	batch   []launchRec    // launches and replays since the last flush, in order
+	native  []nativeLaunch // batch's launches by handle, for the encoder (a replay's are its graph's)
 	bgs     []uintptr      // the bind group handles native's launches name
 	encoded int            // native[:encoded] is in enc (a replay is encoded when it is recorded)
 	encErr  error          // encoding into enc failed: the flush isolates
