@@ -53,15 +53,21 @@ func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 // Launch then makes in full, errors included.
 //
 // It is the browser's hot path, written flat: in the page every call
-// costs (Launch in full made 15 of them), so it makes one and none of
-// the bind group cache's key building. A recent bind group's buffers
-// passed this very pipeline group's checks of sizes and usages when the
-// slot was filled, and a buffer's size and usage never change, so those
-// are not made again; the workgroup limits, the number of buffers, their
-// liveness and, across groups, aliasing are. It holds the stream's lock
-// and not the device's life lock: Close marks every stream closed under
-// the stream's lock after it sets d.closed, so a launch that reads
-// d.closed false under the lock is discarded by Close as any pending one.
+// costs (Launch in full made 15 of them), so it makes none on a launch
+// that repeats (the lookup of the stream's recent bind groups, recentFor
+// in the desktop's build, is written out here), and none of the bind
+// group cache's key building. A recent bind group's buffers passed this
+// very pipeline group's checks of sizes and usages when the slot was
+// filled, and a buffer's size and usage never change, so those are not
+// made again; the workgroup limits, the number of buffers, their liveness
+// and, across groups, aliasing are. It holds the stream's lock and not
+// the device's life lock: Close marks every stream closed under the
+// stream's lock after it sets d.closed, so a launch that reads d.closed
+// false as it takes the lock is discarded by Close as any pending one.
+// The page runs one goroutine at a time and nothing between those reads
+// and TryLock can yield, so reading them just before taking the lock is
+// reading them under it; a lock held by a goroutine that yielded inside
+// it sends the launch to Launch's path, which waits for it.
 func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) bool {
 	if k == nil || d == nil {
 		return false
@@ -75,21 +81,17 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		return false
 	}
 	s := loadPointer(&d.lastStream)
-	if s == nil || s.id != id {
-		return false
-	}
-	s.mu.Lock()
-	if s.closed || loadBool(&d.closed) || s.launches+1 >= d.maxBatch {
-		s.mu.Unlock()
+	if s == nil || s.id != id || s.closed || loadBool(&d.closed) || s.launches+1 >= d.maxBatch || !s.mu.TryLock() {
 		return false
 	}
 	// The launch's commands go past len(s.cmds) and are kept by the one
 	// reslice at the end: a launch that falls back leaves nothing.
 	n := 6 + len(p.groups)
-	if cap(s.cmds)-len(s.cmds) < n {
+	l := len(s.cmds)
+	if cap(s.cmds)-l < n {
 		s.cmds = slices.Grow(s.cmds, n)
 	}
-	c := s.cmds[len(s.cmds) : len(s.cmds)+n]
+	c := s.cmds[l : l+n : l+n]
 	c[0], c[1], c[2] = cmdLaunch, uint32(p.pipe), uint32(len(p.groups))
 	for gi := range p.groups {
 		g := &p.groups[gi]
@@ -97,7 +99,28 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 			c[3+gi] = uint32(g.empty)
 			continue
 		}
-		r := s.recentFor(g, bindings[g.lo:g.hi])
+		// The stream's recent bind group that binds exactly this group's
+		// buffers (recentFor, written out: a call costs here).
+		bs := bindings[g.lo:g.hi]
+		var r *recentBG
+	slots:
+		for i := range s.recent {
+			q := &s.recent[i]
+			if q.key.g != g || q.key.n != len(bs) || len(bs) > inlineBindings {
+				continue
+			}
+			for j, cb := range bs {
+				b, ok := cb.(*Buffer)
+				if !ok || b == nil || b.id != q.key.ids[j] {
+					continue slots
+				}
+				if loadBool(&b.released) || loadBool(&b.recycled) {
+					break slots
+				}
+			}
+			r = q
+			break
+		}
 		if r == nil {
 			s.mu.Unlock()
 			return false
@@ -113,7 +136,7 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		return false
 	}
 	c[n-3], c[n-2], c[n-1] = workgroups[0], workgroups[1], workgroups[2]
-	s.cmds = s.cmds[:len(s.cmds)+n]
+	s.cmds = s.cmds[:l+n]
 	s.seq++
 	s.launches++
 	s.mu.Unlock()
