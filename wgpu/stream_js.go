@@ -100,28 +100,22 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 			continue
 		}
 		// The stream's recent bind group that binds exactly this group's
-		// buffers (recentFor, written out: a call costs here).
+		// buffers (recentFor, written out: a call costs here). Each slot
+		// is tested by its first buffer's id first, read once.
 		bs := bindings[g.lo:g.hi]
-		var r *recentBG
-	slots:
-		for i := range s.recent {
-			q := &s.recent[i]
-			if q.key.g != g || q.key.n != len(bs) || len(bs) > inlineBindings {
-				continue
-			}
-			for j, cb := range bs {
-				b, ok := cb.(*Buffer)
-				if !ok || b == nil || b.id != q.key.ids[j] {
-					continue slots
-				}
-				if loadBool(&b.released) || loadBool(&b.recycled) {
-					break slots
-				}
-			}
-			r = q
-			break
+		b0, _ := bs[0].(*Buffer)
+		if b0 == nil || len(bs) > inlineBindings {
+			s.mu.Unlock()
+			return false
 		}
-		if r == nil {
+		var r *recentBG
+		for i := range s.recent {
+			if q := &s.recent[i]; q.key.ids[0] == b0.id && q.key.g == g && q.key.n == len(bs) && sameRest(q, bs) {
+				r = q
+				break
+			}
+		}
+		if r == nil || loadBool(&b0.released) || loadBool(&b0.recycled) || len(bs) > 1 && anyDead(bs[1:]) {
 			s.mu.Unlock()
 			return false
 		}
@@ -141,6 +135,28 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 	s.launches++
 	s.mu.Unlock()
 	return true
+}
+
+// sameRest reports whether bs[1:] are the buffers whose ids r's key holds
+// after its first (launchRecent compares the first).
+func sameRest(r *recentBG, bs []gpu.Buffer) bool {
+	for j := 1; j < len(bs); j++ {
+		if b, ok := bs[j].(*Buffer); !ok || b == nil || b.id != r.key.ids[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// anyDead reports whether one of bs, all *Buffers, is released or
+// recycled.
+func anyDead(bs []gpu.Buffer) bool {
+	for _, cb := range bs {
+		if b := cb.(*Buffer); loadBool(&b.released) || loadBool(&b.recycled) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendLaunchLocked appends a checked launch of p to the stream's
