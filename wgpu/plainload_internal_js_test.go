@@ -82,3 +82,23 @@ func TestPageMutex(t *testing.T) {
 	}()
 	m.Unlock()
 }
+
+// TestPageMutexTryLock: TryLock takes an unlocked lock, and refuses a held
+// one without waiting, leaving it held.
+func TestPageMutexTryLock(t *testing.T) {
+	var m pageMutex
+	if !m.TryLock() {
+		t.Fatal("TryLock of an unlocked lock = false, want true")
+	}
+	if m.TryLock() {
+		t.Fatal("TryLock of a held lock = true, want false")
+	}
+	if !m.locked {
+		t.Fatal("a refused TryLock unlocked the lock")
+	}
+	m.Unlock()
+	if !m.TryLock() {
+		t.Fatal("TryLock after Unlock = false, want true")
+	}
+	m.Unlock()
+}

@@ -53,6 +53,16 @@ func (m *pageMutex) Lock() {
 	m.locked = true
 }
 
+// TryLock locks m if it is unlocked and reports whether it did; it
+// never waits.
+func (m *pageMutex) TryLock() bool {
+	if m.locked {
+		return false
+	}
+	m.locked = true
+	return true
+}
+
 // Unlock unlocks m. Unlocking an unlocked m panics, as a sync.Mutex's
 // fatal error does.
 func (m *pageMutex) Unlock() {

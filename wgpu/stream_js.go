@@ -53,15 +53,21 @@ func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 // Launch then makes in full, errors included.
 //
 // It is the browser's hot path, written flat: in the page every call
-// costs (Launch in full made 15 of them), so it makes one and none of
-// the bind group cache's key building. A recent bind group's buffers
-// passed this very pipeline group's checks of sizes and usages when the
-// slot was filled, and a buffer's size and usage never change, so those
-// are not made again; the workgroup limits, the number of buffers, their
-// liveness and, across groups, aliasing are. It holds the stream's lock
-// and not the device's life lock: Close marks every stream closed under
-// the stream's lock after it sets d.closed, so a launch that reads
-// d.closed false under the lock is discarded by Close as any pending one.
+// costs (Launch in full made 15 of them), so it makes none on a launch
+// that repeats (the lookup of the stream's recent bind groups, recentFor
+// in the desktop's build, is written out here), and none of the bind
+// group cache's key building. A recent bind group's buffers passed this
+// very pipeline group's checks of sizes and usages when the slot was
+// filled, and a buffer's size and usage never change, so those are not
+// made again; the workgroup limits, the number of buffers, their liveness
+// and, across groups, aliasing are. It holds the stream's lock and not
+// the device's life lock: Close marks every stream closed under the
+// stream's lock after it sets d.closed, so a launch that reads d.closed
+// false as it takes the lock is discarded by Close as any pending one.
+// The page runs one goroutine at a time and nothing between those reads
+// and TryLock can yield, so reading them just before taking the lock is
+// reading them under it; a lock held by a goroutine that yielded inside
+// it sends the launch to Launch's path, which waits for it.
 func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) bool {
 	if k == nil || d == nil {
 		return false
@@ -75,21 +81,17 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		return false
 	}
 	s := loadPointer(&d.lastStream)
-	if s == nil || s.id != id {
-		return false
-	}
-	s.mu.Lock()
-	if s.closed || loadBool(&d.closed) || s.launches+1 >= d.maxBatch {
-		s.mu.Unlock()
+	if s == nil || s.id != id || s.closed || loadBool(&d.closed) || s.launches+1 >= d.maxBatch || !s.mu.TryLock() {
 		return false
 	}
 	// The launch's commands go past len(s.cmds) and are kept by the one
 	// reslice at the end: a launch that falls back leaves nothing.
 	n := 6 + len(p.groups)
-	if cap(s.cmds)-len(s.cmds) < n {
+	l := len(s.cmds)
+	if cap(s.cmds)-l < n {
 		s.cmds = slices.Grow(s.cmds, n)
 	}
-	c := s.cmds[len(s.cmds) : len(s.cmds)+n]
+	c := s.cmds[l : l+n : l+n]
 	c[0], c[1], c[2] = cmdLaunch, uint32(p.pipe), uint32(len(p.groups))
 	for gi := range p.groups {
 		g := &p.groups[gi]
@@ -97,8 +99,23 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 			c[3+gi] = uint32(g.empty)
 			continue
 		}
-		r := s.recentFor(g, bindings[g.lo:g.hi])
-		if r == nil {
+		// The stream's recent bind group that binds exactly this group's
+		// buffers (recentFor, written out: a call costs here). Each slot
+		// is tested by its first buffer's id first, read once.
+		bs := bindings[g.lo:g.hi]
+		b0, _ := bs[0].(*Buffer)
+		if b0 == nil || len(bs) > inlineBindings {
+			s.mu.Unlock()
+			return false
+		}
+		var r *recentBG
+		for i := range s.recent {
+			if q := &s.recent[i]; q.key.ids[0] == b0.id && q.key.g == g && q.key.n == len(bs) && sameRest(q, bs) {
+				r = q
+				break
+			}
+		}
+		if r == nil || loadBool(&b0.released) || loadBool(&b0.recycled) || len(bs) > 1 && anyDead(bs[1:]) {
 			s.mu.Unlock()
 			return false
 		}
@@ -113,39 +130,11 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		return false
 	}
 	c[n-3], c[n-2], c[n-1] = workgroups[0], workgroups[1], workgroups[2]
-	s.cmds = s.cmds[:len(s.cmds)+n]
+	s.cmds = s.cmds[:l+n]
 	s.seq++
 	s.launches++
 	s.mu.Unlock()
 	return true
-}
-
-// recentFor returns the stream's recent bind group of group g that binds
-// exactly bindings, all live *Buffers, or nil.
-func (s *stream) recentFor(g *pipeGroup, bindings []gpu.Buffer) *recentBG {
-	n := len(bindings)
-	if n > inlineBindings {
-		return nil
-	}
-slots:
-	for i := range s.recent {
-		r := &s.recent[i]
-		if r.key.g != g || r.key.n != n {
-			continue
-		}
-		ids := r.key.ids[:n]
-		for j, cb := range bindings {
-			b, ok := cb.(*Buffer)
-			if !ok || b == nil || b.id != ids[j] {
-				continue slots
-			}
-			if loadBool(&b.released) || loadBool(&b.recycled) {
-				return nil
-			}
-		}
-		return r
-	}
-	return nil
 }
 
 // aliased reports whether two of a launch's bindings bind one buffer and
@@ -156,6 +145,29 @@ func aliased(p *pipeline, bindings []gpu.Buffer) bool {
 			if bindings[i] == bindings[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
 				return true
 			}
+
+		}
+	}
+	return false
+}
+
+// sameRest reports whether bs[1:] are the buffers whose ids r's key holds
+// after its first (launchRecent compares the first).
+func sameRest(r *recentBG, bs []gpu.Buffer) bool {
+	for j := 1; j < len(bs); j++ {
+		if b, ok := bs[j].(*Buffer); !ok || b == nil || b.id != r.key.ids[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// anyDead reports whether one of bs, all *Buffers, is released or
+// recycled.
+func anyDead(bs []gpu.Buffer) bool {
+	for _, cb := range bs {
+		if b := cb.(*Buffer); loadBool(&b.released) || loadBool(&b.recycled) {
+			return true
 		}
 	}
 	return false

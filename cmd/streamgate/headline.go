@@ -65,7 +65,7 @@ var headline = []headlineRow{
 	{what: "a restart on warm caches, process start to first token (device open included) ÷ before the kernel cache (9 interleaved rounds)",
 		by:      "`scripts/startwarm-bench.sh`, by hand",
 		section: "Start warm", anchor: "start-warm-a-restart-on-warm-caches-issue-43"},
-	{what: "in a browser: a launch recorded in Go ÷ the same loop in plain JS (5 runs' medians)",
+	{what: "in a browser: a launch recorded in Go ÷ the same loop in plain JS (7 runs' medians)",
 		by:      "`BenchmarkWeb`, by hand",
 		section: "In a browser", anchor: "in-a-browser-issue-29-a-launch-recorded-in-go-in-plain-js-replayed"},
 	{what: "in a browser: a replayed launch ÷ plain JS",
