@@ -4,20 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/tune"
 )
 
-// KernelStore has the methods of wgpu.KernelStore, whose contract it
-// keeps: a wgpu.KernelStore is a KernelStore, and the KernelStore that
-// [Bundle.KernelStore] returns is a wgpu.KernelStore, without this
-// package importing wgpu (which the browser's build and programs without
-// cgo may not link).
-type KernelStore interface {
-	LoadKernel(ctx context.Context, key [32]byte) (entry []byte, ok bool)
-	StoreKernel(ctx context.Context, key [32]byte, entry []byte) error
-}
+// KernelStore is [gpu.KernelStore], the contract of wgpu's kernel cache,
+// which a bundle serves without this package importing wgpu (which the
+// browser's build and programs without cgo may not link).
+type KernelStore = gpu.KernelStore
 
 // KernelStore returns a kernel store that loads from next, then from the
 // bundle, and stores to next; with next nil, to a store in memory. next
@@ -31,7 +26,7 @@ type KernelStore interface {
 // It is safe for concurrent use as next is.
 func (b *Bundle) KernelStore(next KernelStore) KernelStore {
 	if next == nil {
-		next = &memoryKernels{m: map[[32]byte][]byte{}}
+		next = gpu.NewMemoryKernelStore()
 	}
 	return &kernelStore{b: b, next: next}
 }
@@ -51,32 +46,6 @@ func (s *kernelStore) LoadKernel(ctx context.Context, key [32]byte) ([]byte, boo
 
 func (s *kernelStore) StoreKernel(ctx context.Context, key [32]byte, entry []byte) error {
 	return s.next.StoreKernel(ctx, key, entry)
-}
-
-// memoryKernels is a KernelStore in a map.
-type memoryKernels struct {
-	mu sync.Mutex          // guards m
-	m  map[[32]byte][]byte // key → a copy of the entry stored
-}
-
-func (s *memoryKernels) LoadKernel(ctx context.Context, key [32]byte) ([]byte, bool) {
-	if ctx.Err() != nil {
-		return nil, false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e, ok := s.m[key]
-	return append([]byte(nil), e...), ok
-}
-
-func (s *memoryKernels) StoreKernel(ctx context.Context, key [32]byte, entry []byte) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.m[key] = append([]byte(nil), entry...)
-	return nil
 }
 
 // TuneCache returns a tune cache that loads from next, then from the

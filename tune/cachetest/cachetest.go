@@ -6,19 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/streamgate/streamgate/gpu"
 	"github.com/streamgate/streamgate/tune"
 )
 
-// KernelStore has the method set of wgpu.KernelStore, the contract of a
-// cache of compiled kernels, so that this package and the caches it tests
-// need not import wgpu (the module's cgo package): a value of either
-// interface is a value of the other.
-type KernelStore interface {
-	// LoadKernel returns the entry stored under key.
-	LoadKernel(ctx context.Context, key [32]byte) (entry []byte, ok bool)
-	// StoreKernel saves entry under key, replacing any earlier entry.
-	StoreKernel(ctx context.Context, key [32]byte, entry []byte) error
-}
+// KernelStore is [gpu.KernelStore], the contract of a cache of compiled
+// kernels (wgpu's kernel cache reads it).
+type KernelStore = gpu.KernelStore
 
 // checkTimeout bounds one check: past it, the check fails as a deadlock.
 var checkTimeout = 2 * time.Minute
