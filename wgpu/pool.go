@@ -112,22 +112,33 @@ func (d *Device) TempBuffer(size uint64, usage BufferUsage) (*Buffer, error) {
 		usage = BufferUsageDefault
 	}
 	key := tempKey{size, usage}
+	if b, err := takeOrMiss(d, op, key, d.takeTemp); b != nil || err != nil {
+		return b, err
+	}
+	return d.NewBuffer(size, usage)
+}
+
+// takeOrMiss takes a pooled object of key with take, polling the queue
+// once when the one there is not ready yet (to let the queue report
+// finished work) and taking again; when none is taken it counts a miss
+// and returns nil, for the caller to make a new one.
+func takeOrMiss[K any, T any](d *Device, op string, key K, take func(op string, key K) (*T, bool, error)) (*T, error) {
 	for try := 0; ; try++ {
-		b, waiting, err := d.takeTemp(op, key)
-		if err != nil || b != nil {
-			return b, err
+		v, waiting, err := take(op, key)
+		if err != nil || v != nil {
+			return v, err
 		}
 		if !waiting || try > 0 {
 			break
 		}
-		if err := d.poll(op, false); err != nil { // let the queue report finished work
+		if err := d.poll(op, false); err != nil {
 			return nil, err
 		}
 	}
 	d.poolMu.Lock()
 	d.temp.misses++
 	d.poolMu.Unlock()
-	return d.NewBuffer(size, usage)
+	return nil, nil
 }
 
 // takeTemp takes a ready buffer for key from the pool; waiting reports

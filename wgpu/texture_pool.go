@@ -28,21 +28,9 @@ func (d *Device) TempTexture(desc TextureDesc) (*Texture, error) {
 	if err != nil {
 		return nil, err
 	}
-	for try := 0; ; try++ {
-		t, waiting, err := d.takeTempTexture(op, desc)
-		if err != nil || t != nil {
-			return t, err
-		}
-		if !waiting || try > 0 {
-			break
-		}
-		if err := d.poll(op, false); err != nil { // let the queue report finished work
-			return nil, err
-		}
+	if t, err := takeOrMiss(d, op, desc, d.takeTempTexture); t != nil || err != nil {
+		return t, err
 	}
-	d.poolMu.Lock()
-	d.temp.misses++
-	d.poolMu.Unlock()
 	return d.NewTexture(desc)
 }
 
