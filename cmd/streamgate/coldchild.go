@@ -71,10 +71,6 @@ func coldEnv(dir, mode string, winners map[string]string, emptySandbox bool) ([]
 // flags) as a child of the given mode, in coldEnv's environment, and
 // decodes the child's report into rep. args[0] names the child in errors.
 func runColdChild(ctx context.Context, args []string, mode string, winners map[string]string, emptySandbox bool, rep any) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("finding this program to re-execute: %w", err)
-	}
 	dir, err := os.MkdirTemp("", "streamgate-cold-")
 	if err != nil {
 		return err
@@ -84,6 +80,18 @@ func runColdChild(ctx context.Context, args []string, mode string, winners map[s
 	if err != nil {
 		return err
 	}
+	return runChild(ctx, mode, args, env, rep)
+}
+
+// runChild re-executes this program with args (a command and its flags)
+// in env, which gains processT0Env read just before the exec, and decodes
+// the one JSON object the child prints into rep; name (and args[0]) name
+// the child in errors.
+func runChild(ctx context.Context, name string, args, env []string, rep any) error {
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding this program to re-execute: %w", err)
+	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Env = append(env, processT0Env+"="+strconv.FormatInt(time.Now().UnixNano(), 10))
 	var out, errOut bytes.Buffer
@@ -92,10 +100,10 @@ func runColdChild(ctx context.Context, args []string, mode string, winners map[s
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("the %s child (%s %s): %v\n%s", mode, exe, args[0], err, strings.TrimSpace(errOut.String()))
+		return fmt.Errorf("the %s child (%s %s): %v\n%s", name, exe, args[0], err, strings.TrimSpace(errOut.String()))
 	}
 	if err := json.Unmarshal(out.Bytes(), rep); err != nil {
-		return fmt.Errorf("the %s child's report %q: %v", mode, out.String(), err)
+		return fmt.Errorf("the %s child's report %q: %v", name, out.String(), err)
 	}
 	return nil
 }

@@ -3,12 +3,9 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
@@ -96,35 +93,21 @@ func cacheArgs(f cacheFlags) []string {
 // restartFigures runs generate again as a fresh child process with the
 // caches this run left, and fills rep's restart fields from its report.
 func restartFigures(ctx context.Context, cfg generateConfig, rep *generateReport) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("finding this program to re-execute: %w", err)
-	}
 	args := append(generateChildArgs(cfg), "-cold=false", "-restart=false", "-json", "-out", "")
 	args = append(args, cacheArgs(cfg.cache)...)
 	if cfg.compileWorkers != 0 {
 		args = append(args, "-compile-workers", strconv.Itoa(cfg.compileWorkers))
 	}
 	args = append(args, "-timing", cfg.timing)
-	cmd := exec.CommandContext(ctx, exe, args...)
-	var out, errOut bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errOut
 	var env []string
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); k != processT0Env && k != restartChildEnv && k != coldChildEnv {
 			env = append(env, kv)
 		}
 	}
-	cmd.Env = append(env, restartChildEnv+"=1", processT0Env+"="+strconv.FormatInt(time.Now().UnixNano(), 10))
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		return fmt.Errorf("the restart child (%s %s): %v\n%s", exe, args[0], err, strings.TrimSpace(errOut.String()))
-	}
 	var child generateReport
-	if err := json.Unmarshal(out.Bytes(), &child); err != nil {
-		return fmt.Errorf("the restart child's report %q: %v", out.String(), err)
+	if err := runChild(ctx, "restart", args, append(env, restartChildEnv+"=1"), &child); err != nil {
+		return err
 	}
 	rep.Restart = true
 	rep.RestartMsToFirstToken = child.ProcessMsToFirstToken
