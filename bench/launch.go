@@ -179,6 +179,10 @@ var (
 //     near free to run, so that the untimed syncs do not dwarf the timed
 //     part (LaunchLoop's workgroups=1 cases show what lavapipe spends
 //     running a one-workgroup dispatch).
+//   - LaunchRecord: ExecutedLaunch's client and device cases with the
+//     flush untimed (it runs in the sync): the Go side of an executed
+//     launch alone, which is what the launch path adds to the driver's
+//     work (the flush is the C floor's loop, encoded in one crossing).
 //   - Replay: a graph of replayGraphLen launches captured through a client
 //     and replayed (impl=client-replay), timed per launch as
 //     ExecutedLaunch is (the replays and the flush, not the submit's wait),
@@ -257,6 +261,13 @@ func LaunchSuite(e *LaunchEnv) []Case {
 			exec("device", e.executedDevice),
 			exec("raw-one-pass", e.executedRaw),
 		)
+	}
+	for _, alt := range []int{1, rawwgpu.Variants} {
+		rec := func(impl string, f func(*testing.B, int)) Case {
+			return Case{Thing: "LaunchRecord", Impl: impl, Key: "kernels", Value: strconv.Itoa(alt),
+				F: func(b *testing.B) { f(b, alt) }}
+		}
+		cs = append(cs, rec("client", e.recordClient), rec("device", e.recordDevice))
 	}
 	for _, alt := range []int{1, rawwgpu.Variants} {
 		replay := func(impl string, f func(*testing.B, int)) Case {
@@ -405,6 +416,32 @@ func (e *LaunchEnv) executedClient(b *testing.B, alternate int) {
 	if got := c.Stats().Executed; got != uint64(b.N) {
 		fatalf(b, "executed %d launches, want %d", got, b.N)
 	}
+}
+
+// recordClient is executedClient with the flush untimed: the Go side of
+// an executed launch alone, what it adds to the driver's work.
+func (e *LaunchEnv) recordClient(b *testing.B, alternate int) {
+	c := e.newClient(registry.ProcessExecute)
+	defer c.Close()
+	ctx := context.Background()
+	recordChunks(b, noop,
+		func(i int) error { v := i % alternate; return c.Launch(e.variants[v], none, e.bufs[v]) },
+		func() error { return nil },
+		func() error { return c.Sync(ctx) })
+	if got := c.Stats().Executed; got != uint64(b.N) {
+		fatalf(b, "executed %d launches, want %d", got, b.N)
+	}
+}
+
+// recordDevice is executedDevice with the flush untimed.
+func (e *LaunchEnv) recordDevice(b *testing.B, alternate int) {
+	id := gpu.NewStreamID()
+	defer e.dev.CloseStream(id)
+	ctx := context.Background()
+	recordChunks(b, noop,
+		func(i int) error { v := i % alternate; return e.dev.Launch(id, e.variants[v], none, e.bufs[v]) },
+		func() error { return nil },
+		func() error { return e.dev.Sync(ctx, id) })
 }
 
 func (e *LaunchEnv) executedDevice(b *testing.B, alternate int) {

@@ -31,6 +31,7 @@ func BenchmarkLaunchLoop(b *testing.B)       { runLaunch(b, "LaunchLoop") }
 func BenchmarkExecutedLaunch(b *testing.B)   { runLaunch(b, "ExecutedLaunch") }
 func BenchmarkDiscardedLaunch(b *testing.B)  { runLaunch(b, "DiscardedLaunch") }
 func BenchmarkReplay(b *testing.B)           { runLaunch(b, "Replay") }
+func BenchmarkLaunchRecord(b *testing.B)     { runLaunch(b, "LaunchRecord") }
 func BenchmarkFloor(b *testing.B)            { runLaunch(b, "Floor") }
 func BenchmarkDiscardedReplay(b *testing.B)  { runLaunch(b, "DiscardedReplay") }
 func BenchmarkTextureLaunch(b *testing.B)    { runLaunch(b, "TextureLaunch") }

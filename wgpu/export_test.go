@@ -96,3 +96,12 @@ const KernelIndexMin = kernelIndexMin
 
 // KernelsIndexed returns how many kernels d's index by kernel pointer holds.
 func KernelsIndexed(d *Device) int { return d.byKernel.Size() }
+
+// SetRecentHook sets the function the flat path for a repeated launch
+// runs between a group's liveness check and its record (nil: none) and returns a func
+// that clears it. Set it before any launch of the test and clear it after
+// the last: it is read without synchronization.
+func SetRecentHook(f func()) (clear func()) {
+	recentHook = f
+	return func() { recentHook = nil }
+}

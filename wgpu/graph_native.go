@@ -78,7 +78,7 @@ func (s *stream) replayLocked(op string, g *Graph) error {
 		return err
 	}
 	recordPass(s.pass, g.drv.native, g.drv.bgs)
-	s.batch = append(s.batch, launchRec{seq: s.seq + 1, g: g})
+	s.replays = append(s.replays, replayRec{g: g, seq: s.seq + 1, at: len(s.native)})
 	s.seq += uint64(len(g.drv.native))
 	s.launches += len(g.drv.native)
 	g.pendingOn.Store(s)

@@ -102,8 +102,11 @@ func TestGraphTimeStream(t *testing.T) {
 }
 
 // TestGraphIsolation replays a graph holding a launch the driver rejects
-// (the front-end's checks off): every other launch runs, once per replay,
-// and the LaunchError names the bad one by the graph's id and its index.
+// (the front-end's checks off), between good launches and before a bad
+// one: every other launch runs, once per replay, and the LaunchError
+// names the graph's bad one by the graph's id and its index, and the bad
+// launch after the replays by its sequence number, counted past theirs,
+// and its kernel.
 func TestGraphIsolation(t *testing.T) {
 	d := openTestDevice(t)
 	wgpu.SkipLaunchChecks(d)
@@ -130,21 +133,29 @@ func TestGraphIsolation(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for _, b := range []*wgpu.Buffer{bad, good} {
+		if err := d.Launch(stream, k, [3]uint32{1, 1, 1}, c, b); err != nil {
+			t.Fatal(err)
+		}
+	}
 	err := d.Sync(ctx, stream)
 	var le *gpu.LaunchError
 	if !errors.As(err, &le) {
 		t.Fatalf("Sync = %v, want a *gpu.LaunchError", err)
 	}
-	if len(le.Failed) != 2 {
-		t.Fatalf("Failed = %+v, want the bad launch of each replay", le.Failed)
+	if len(le.Failed) != 3 {
+		t.Fatalf("Failed = %+v, want the bad launch of each replay and the bad launch after them", le.Failed)
 	}
-	for i, f := range le.Failed {
+	for i, f := range le.Failed[:2] {
 		if f.Graph != g.ID() || f.Index != 7 || f.Seq != uint64(2+7+13*i) || f.Kernel != "count(main)" {
 			t.Errorf("Failed[%d] = {Seq %d, Graph %d, Index %d, Kernel %q}, want {%d, %d, 7, count(main)}", i, f.Seq, f.Graph, f.Index, f.Kernel, 2+7+13*i, g.ID())
 		}
 	}
+	if f := le.Failed[2]; f.Graph != 0 || f.Seq != 1+2*13+1 || f.Kernel != "count(main)" {
+		t.Errorf("Failed[2] = {Seq %d, Graph %d, Kernel %q}, want {%d, 0, count(main)}", f.Seq, f.Graph, f.Kernel, 1+2*13+1)
+	}
 	if !strings.Contains(err.Error(), "launch 9 (graph") {
 		t.Errorf("error %q does not name the launch's graph", err)
 	}
-	allEqual(t, "counter", readU32(t, c, 1), 1+2*12)
+	allEqual(t, "counter", readU32(t, c, 1), 1+2*12+1)
 }

@@ -95,6 +95,20 @@ func (d *Device) record(op string, id gpu.StreamID, p *pipeline, bufs []*Buffer,
 	return nil
 }
 
+// aliased reports whether two of a launch's bindings bind one buffer and
+// one of them is read_write, which checkBindings refuses (each build's
+// flat path for a repeated launch checks it across groups).
+func aliased(p *pipeline, bindings []gpu.Buffer) bool {
+	for i := range bindings {
+		for j := i + 1; j < len(bindings); j++ {
+			if bindings[i] == bindings[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // firstDead returns the index of the first of bufs that is released or
 // recycled, or -1. It inlines, so the launch path pays no call for it.
 func firstDead(bufs []*Buffer) int {

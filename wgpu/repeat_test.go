@@ -22,8 +22,8 @@ const twoGroupsWGSL = `
 fn main() { a[0] = a[0] + 1u; b[0] = b[0] + 10u; }`
 
 // TestRepeatedLaunchChecks: the launch a loop repeats (the same kernel,
-// stream and buffers as a launch just before, which the browser's Launch
-// records on a path of its own) is checked as the first one was. Each
+// stream and buffers as a launch just before, which Launch records on a
+// path of its own in both builds) is checked as the first one was. Each
 // group's buffers were seen in an earlier launch, so only the check
 // across groups tells that a and b alias one read_write buffer; a buffer
 // released, a stream closed, too many workgroups or a buffer too few are
@@ -96,8 +96,50 @@ func TestRepeatedLaunchChecks(t *testing.T) {
 	}
 }
 
-// TestRepeatedLaunchRacesClose: launches that repeat (the browser's fast
-// path) from several goroutines while CloseStream and then Close run each
+// TestRepeatedLaunchTakesFlatPath: in either build, a launch that repeats
+// the kernel, stream and buffers of a launch just before is recorded by
+// the flat path, which builds no bind group key; a first launch, one on
+// another stream and one binding a buffer no recent bind group holds are
+// left to Launch in full; and the flat path's launch runs.
+func TestRepeatedLaunchTakesFlatPath(t *testing.T) {
+	d := openTestDevice(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	k := gpu.NewKernel("twogroups", twoGroupsWGSL, "main")
+	x, y, z := mustBuffer(t, d, 16), mustBuffer(t, d, 16), mustBuffer(t, d, 16)
+	s, other := gpu.NewStreamID(), gpu.NewStreamID()
+	one := [3]uint32{1, 1, 1}
+	if err := d.Compile(ctx, k); err != nil {
+		t.Fatal(err)
+	}
+	if wgpu.LaunchRecent(d, s, k, one, x, y) {
+		t.Fatal("the flat path recorded a stream's first launch")
+	}
+	if err := d.Launch(s, k, one, x, y); err != nil {
+		t.Fatal(err)
+	}
+	if !wgpu.LaunchRecent(d, s, k, one, x, y) {
+		t.Fatal("the flat path left a repeated launch to Launch in full")
+	}
+	if wgpu.LaunchRecent(d, s, k, one, x, z) {
+		t.Fatal("the flat path recorded a launch binding a buffer no recent bind group holds")
+	}
+	if wgpu.LaunchRecent(d, other, k, one, x, y) {
+		t.Fatal("the flat path recorded a launch on another stream")
+	}
+	if err := d.Sync(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := wgpu.Read[uint32](ctx, x, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0] != 2 {
+		t.Errorf("x[0] = %d, want 2 (a launch in full and one on the flat path)", got[0])
+	}
+}
+
+// TestRepeatedLaunchRacesClose: launches that repeat (the flat path) from several goroutines while CloseStream and then Close run each
 // return nil or the closed error, never panic, and after Close every launch
 // is refused.
 func TestRepeatedLaunchRacesClose(t *testing.T) {

@@ -137,20 +137,6 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 	return true
 }
 
-// aliased reports whether two of a launch's bindings bind one buffer and
-// one of them is read_write, which checkBindings refuses.
-func aliased(p *pipeline, bindings []gpu.Buffer) bool {
-	for i := range bindings {
-		for j := i + 1; j < len(bindings); j++ {
-			if bindings[i] == bindings[j] && (p.bindings[i].Type == BindingStorageReadWrite || p.bindings[j].Type == BindingStorageReadWrite) {
-				return true
-			}
-
-		}
-	}
-	return false
-}
-
 // sameRest reports whether bs[1:] are the buffers whose ids r's key holds
 // after its first (launchRecent compares the first).
 func sameRest(r *recentBG, bs []gpu.Buffer) bool {

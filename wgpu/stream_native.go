@@ -13,8 +13,8 @@ import (
 type streamMutex = sync.Mutex
 
 // streamDriver is the desktop's part of a stream: Launch appends to a
-// Go-side command list (batch, and native, its C-side twin); the list is
-// encoded into the stream's command encoder in one cgo crossing
+// Go-side command list (native, in the C-side layout, and replays); the
+// list is encoded into the stream's command encoder in one cgo crossing
 // (encodeLocked) when the batch is flushed, or before anything else is
 // written to the encoder (TimeStream's timestamps). All fields are guarded
 // by the stream's mu. An encoder is finished and its command buffer
@@ -23,8 +23,8 @@ type streamMutex = sync.Mutex
 type streamDriver struct {
 	enc     nEncoder       // zero until something is encoded
 	pass    uintptr        // the open compute pass of enc the batch records into; 0 when none
-	batch   []launchRec    // launches and replays since the last flush, in order
-	native  []nativeLaunch // batch's launches by handle, for the encoder (a replay's are its graph's)
+	native  []nativeLaunch // the launches since the last flush, by handle, for the encoder (a replay's are its graph's)
+	replays []replayRec    // the replays since the last flush, in order
 	bgs     []uintptr      // the bind group handles native's launches name
 	encoded int            // native[:encoded] is in enc (a replay is encoded when it is recorded)
 	encErr  error          // encoding into enc failed: the flush isolates

@@ -79,7 +79,7 @@ func (s *stream) endPassLocked(op string) error {
 // naming the rejected ones. Either way the stream is left with nothing
 // pending.
 func (s *stream) flushLocked(op string) error {
-	if s.enc.ref == 0 && len(s.batch) == 0 {
+	if s.enc.ref == 0 && len(s.native) == 0 {
 		return nil
 	}
 	err := s.encodeLocked(op)
@@ -103,14 +103,14 @@ func (s *stream) flushLocked(op string) error {
 	if cmd.ref != 0 {
 		cmd.release()
 	}
-	if err != nil && len(s.batch) > 0 {
+	if err != nil && s.launches > 0 {
 		err = s.isolateLocked(op, err)
 	}
 	s.clearUsedLocked()
 	return err
 }
 
-// isolateLocked replays s.batch, which the driver rejected as a whole with
+// isolateLocked replays the batch, which the driver rejected as a whole with
 // err, in halves: each part that the driver accepts is submitted, in stream
 // order, and each launch rejected on its own is reported.
 func (s *stream) isolateLocked(op string, err error) error {
@@ -155,8 +155,11 @@ type flatBatch struct {
 	recs   []gpu.FailedLaunch // each launch's report, but for Err
 }
 
-// flattenLocked expands s.batch into one flat list of launches. It
-// allocates: it runs only when the driver rejected a batch.
+// flattenLocked expands the batch, its launches and its replays in stream
+// order, into one flat list of launches. Its launches, s.launches of them
+// counting each replay's, are numbered up to s.seq; each names the kernel
+// of its pipeline handle. It allocates: it runs only when the driver
+// rejected a batch.
 func (s *stream) flattenLocked() flatBatch {
 	var f flatBatch
 	add := func(nl nativeLaunch, bgs []uintptr, rec gpu.FailedLaunch) {
@@ -166,16 +169,42 @@ func (s *stream) flattenLocked() flatBatch {
 		f.native = append(f.native, nl)
 		f.recs = append(f.recs, rec)
 	}
-	for _, r := range s.batch {
-		if r.g == nil {
-			add(s.native[r.ni], s.bgs, gpu.FailedLaunch{Seq: r.seq, Kernel: r.p.name})
-			continue
+	names := s.d.pipelineNames()
+	seq := s.seq - uint64(s.launches) // the launch before the batch's first
+	ni := 0
+	launchesTo := func(at int) {
+		for ; ni < at; ni++ {
+			seq++
+			add(s.native[ni], s.bgs, gpu.FailedLaunch{Seq: seq, Kernel: names[s.native[ni].pipeline]})
 		}
+	}
+	for _, r := range s.replays {
+		launchesTo(r.at)
 		for i, nl := range r.g.drv.native {
 			add(nl, r.g.drv.bgs, gpu.FailedLaunch{Seq: r.seq + uint64(i), Kernel: r.g.launches[i].p.name, Graph: r.g.id, Index: i})
 		}
+		seq = r.seq + uint64(len(r.g.drv.native)) - 1
 	}
+	launchesTo(len(s.native))
 	return f
+}
+
+// pipelineNames maps the handle of each compiled pipeline of d to its
+// name, for the report of a rejected batch. Called inside d.enter, so
+// Close has released none of them.
+func (d *Device) pipelineNames() map[uintptr]string {
+	names := map[uintptr]string{}
+	d.pipelines.Range(func(_ [32]byte, p *pipeline) bool {
+		select {
+		case <-p.done:
+			if p.err == nil {
+				names[p.pipe.ref] = p.name
+			}
+		default: // compiling: no launch recorded it
+		}
+		return true
+	})
+	return names
 }
 
 // submitPartLocked encodes part, whose bind groups are in bgs, into a
@@ -210,13 +239,11 @@ func (s *stream) discardLocked() {
 // records.
 func (s *stream) clearUsedLocked() {
 	s.dropUsedLocked()
-	for _, r := range s.batch {
-		if r.g != nil {
-			r.g.pendingOn.CompareAndSwap(s, nil)
-		}
+	for _, r := range s.replays {
+		r.g.pendingOn.CompareAndSwap(s, nil)
 	}
-	clear(s.batch)
-	s.batch = s.batch[:0]
+	clear(s.replays)
+	s.replays = s.replays[:0]
 	s.native = s.native[:0]
 	s.bgs = s.bgs[:0]
 	s.launches, s.encoded, s.encErr = 0, 0, nil
