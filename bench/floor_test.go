@@ -4,6 +4,7 @@ package bench
 
 import (
 	"errors"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -125,4 +126,44 @@ func TestFloorBadKernelSaysWhy(t *testing.T) {
 		t.Fatalf("startFloor(bad WGSL) = %v, want the kernel file and the driver's message", err)
 	}
 	t.Log(err)
+}
+
+// TestInProcessFloor: the C floor compiled into this process refuses a
+// kernel the driver refuses, saying which and why, and can be opened
+// after; then it times dispatches over one and three kernels, refuses a
+// request for more kernels than it has, and a second open is a no-op.
+func TestInProcessFloor(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the in-process floor is built on linux only")
+	}
+	if _, err := runInProcessFloor(1, 10, 10); err == nil || !strings.Contains(err.Error(), "not open") {
+		t.Fatalf("run before open = %v, want a not open error", err)
+	}
+	if err := openInProcessFloor(nil); err == nil || !strings.Contains(err.Error(), "1 to 8 kernels") {
+		t.Fatalf("open of no kernels = %v, want an error saying how many it takes", err)
+	}
+	err := openInProcessFloor([]string{floorTestWGSL, "fn main( {"})
+	if err != nil && strings.Contains(err.Error(), "no adapter") && !gputest.Required() {
+		t.Skip(err)
+	}
+	if err == nil || !strings.Contains(err.Error(), "kernel 1") {
+		t.Fatalf("open with bad WGSL = %v, want an error naming kernel 1 and the driver's message", err)
+	}
+	t.Log(err)
+	src := []string{floorTestWGSL, floorTestWGSL + "// 1\n", floorTestWGSL + "// 2\n"}
+	if err := openInProcessFloor(src); err != nil {
+		t.Fatalf("open after a failed one: %v", err)
+	}
+	for _, kernels := range []int{1, 3} {
+		ns, err := runInProcessFloor(kernels, 250, 100) // three passes: 100, 100, 50
+		if err != nil || ns <= 0 {
+			t.Fatalf("run(%d, 250) = %d, %v, want a positive time", kernels, ns, err)
+		}
+	}
+	if ns, err := runInProcessFloor(4, 10, 10); err == nil || !strings.Contains(err.Error(), "bad request") {
+		t.Fatalf("run(4, 10) = %d, %v, want a bad request error", ns, err)
+	}
+	if err := openInProcessFloor(src[:1]); err != nil {
+		t.Fatalf("a second open = %v, want nil (the floor is open)", err)
+	}
 }

@@ -195,6 +195,11 @@ var (
 //     headline divides the client's cases by. kernels=1 sets the pipeline
 //     and the bind group once per pass; kernels=3 sets them before every
 //     dispatch, in turn. Its ns/op is the child's timed part, per dispatch.
+//   - Floor/impl=c-in-process: the same C loop compiled into this
+//     process (floor_inproc.go, linux with cgo), on a device of its own,
+//     called once a pass: no Go on its path, but this process's heap,
+//     allocator and threads, as the Go paths have. Beside impl=c it tells
+//     what of a Go path's distance from the floor is the process.
 //   - DiscardedReplay/impl=client/launches=50: a replay of a
 //     50-launch graph under ProcessCompile, per replay.
 //   - TextureLaunch/bindings=2: an executed launch of a kernel binding a
@@ -282,6 +287,8 @@ func LaunchSuite(e *LaunchEnv) []Case {
 	for _, k := range []int{1, rawwgpu.Variants} {
 		cs = append(cs, Case{Thing: "Floor", Impl: "c", Key: "kernels", Value: strconv.Itoa(k),
 			F: func(b *testing.B) { e.floorC(b, k) }})
+		cs = append(cs, Case{Thing: "Floor", Impl: "c-in-process", Key: "kernels", Value: strconv.Itoa(k),
+			F: func(b *testing.B) { e.floorInProcess(b, k) }})
 	}
 	cs = append(cs, textureCases(e)...)
 	cs = append(cs, Case{Thing: "DiscardedReplay", Impl: "client", Key: "launches", Value: strconv.Itoa(discardGraphLen), F: e.discardedReplay})
@@ -488,6 +495,27 @@ func (e *LaunchEnv) floorC(b *testing.B, kernels int) {
 	}
 	b.ResetTimer()
 	ns, err := e.floor.Run(kernels, b.N)
+	b.StopTimer()
+	if err != nil {
+		fatalf(b, "%v", err)
+	}
+	b.ReportMetric(float64(ns)/float64(b.N), "ns/op")
+	b.ReportMetric(float64(b.N)/(float64(ns)/1e9), "launches/s")
+}
+
+// floorInProcess is floorC with the C loop compiled into this process
+// (floor_inproc.go): its own device and pipelines, on this process's heap
+// and threads, one cgo crossing per pass of recordChunk.
+func (e *LaunchEnv) floorInProcess(b *testing.B, kernels int) {
+	src := make([]string, rawwgpu.Variants)
+	for i := range src {
+		src[i] = launchWGSL + rawwgpu.VariantSuffix(i)
+	}
+	if err := openInProcessFloor(src); err != nil {
+		fatalf(b, "%v", err)
+	}
+	b.ResetTimer()
+	ns, err := runInProcessFloor(kernels, b.N, recordChunk)
 	b.StopTimer()
 	if err != nil {
 		fatalf(b, "%v", err)

@@ -29,7 +29,14 @@
 //       nanoseconds of all the passes), or error<TAB>MESSAGE.
 // A failure before the loop prints "error<TAB>MESSAGE" on standard error
 // and exits 1.
+//
+// Compiled with FLOOR_IN_PROCESS defined (bench/floor_inproc.go includes
+// it so), it has no main: floor_open and floor_run make the same device and
+// the same loop inside the calling process (the Go benchmarks', with its
+// heap and threads), and a failure returns its message instead of exiting.
 #include "wgpu.h"
+
+#include <setjmp.h>
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -48,6 +55,19 @@ static WGPUBindGroup groups[MAX_KERNELS];
 static int nkernels;
 static char driver_error[512]; // the first uncaptured error, "" for none
 
+#ifdef FLOOR_IN_PROCESS
+// In the process: die returns to floor_open with the message.
+static char die_msg[512];
+static jmp_buf die_jmp;
+
+static void die(const char *format, ...) {
+	va_list ap;
+	va_start(ap, format);
+	vsnprintf(die_msg, sizeof die_msg, format, ap);
+	va_end(ap);
+	longjmp(die_jmp, 1);
+}
+#else
 static void die(const char *format, ...) {
 	va_list ap;
 	va_start(ap, format);
@@ -57,6 +77,7 @@ static void die(const char *format, ...) {
 	va_end(ap);
 	exit(1);
 }
+#endif
 
 static int64_t now_ns(void) {
 	struct timespec t;
@@ -84,6 +105,7 @@ static void on_device(WGPURequestDeviceStatus s, WGPUDevice d, char const *msg, 
 		fprintf(stderr, "floor: no device: %s\n", msg ? msg : "");
 }
 
+#ifndef FLOOR_IN_PROCESS
 // read_file returns path's contents, NUL-terminated.
 static char *read_file(const char *path) {
 	FILE *f = fopen(path, "rb");
@@ -107,10 +129,12 @@ static char *read_file(const char *path) {
 	s[n] = 0;
 	return s;
 }
+#endif
 
 // open_device opens the default adapter's device and builds one pipeline,
-// buffer and bind group per kernel file.
-static void open_device(char **files, int n) {
+// buffer and bind group per kernel: srcs[k] its WGSL, names[k] what an
+// error calls it.
+static void open_device(char **srcs, char **names, int n) {
 	WGPUInstanceDescriptor idesc = {0};
 	WGPUInstance inst = wgpuCreateInstance(&idesc);
 	WGPURequestAdapterOptions opts = {0};
@@ -139,10 +163,9 @@ static void open_device(char **files, int n) {
 	WGPUPipelineLayout pl = wgpuDeviceCreatePipelineLayout(dev, &pldesc);
 
 	for (int k = 0; k < n; k++) {
-		char *src = read_file(files[k]);
 		WGPUShaderModuleWGSLDescriptor wgsl = {0};
 		wgsl.chain.sType = WGPUSType_ShaderModuleWGSLDescriptor;
-		wgsl.code = src;
+		wgsl.code = srcs[k];
 		WGPUShaderModuleDescriptor mdesc = {0};
 		mdesc.nextInChain = &wgsl.chain;
 		WGPUShaderModule mod = wgpuDeviceCreateShaderModule(dev, &mdesc);
@@ -152,7 +175,6 @@ static void open_device(char **files, int n) {
 		pdesc.compute.entryPoint = "main";
 		pipes[k] = wgpuDeviceCreateComputePipeline(dev, &pdesc);
 		wgpuShaderModuleRelease(mod);
-		free(src);
 
 		WGPUBufferDescriptor bdesc = {0};
 		bdesc.size = BUF_SIZE;
@@ -169,7 +191,7 @@ static void open_device(char **files, int n) {
 		groups[k] = wgpuDeviceCreateBindGroup(dev, &gdesc);
 		wgpuBufferRelease(buf); // the bind group keeps it alive
 		if (driver_error[0])
-			die("%s: %s", files[k], driver_error);
+			die("%s: %s", names[k], driver_error);
 	}
 	wgpuPipelineLayoutRelease(pl);
 	wgpuBindGroupLayoutRelease(bgl);
@@ -222,6 +244,7 @@ static int64_t run(int kernels, int64_t count, int chunk) {
 	return ns;
 }
 
+#ifndef FLOOR_IN_PROCESS
 static int cmp_double(const void *a, const void *b) {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
@@ -290,10 +313,56 @@ int main(int argc, char **argv) {
 	nkernels = argc - i;
 	if (nkernels < 1 || nkernels > MAX_KERNELS || r < 1 || n < 1)
 		die("usage: floor [-serve] [-rounds R] [-n N] K0.wgsl [K1.wgsl ...] (1 to %d files)", MAX_KERNELS);
-	open_device(argv + i, nkernels);
+	char *srcs[MAX_KERNELS];
+	for (int k = 0; k < nkernels; k++)
+		srcs[k] = read_file(argv[i + k]);
+	open_device(srcs, argv + i, nkernels);
 	if (serving)
 		serve(n);
 	else
 		rounds(r, n);
 	return 0;
 }
+#else
+// floor_open makes the device and one pipeline, buffer and bind group per
+// kernel source (n of them, 1 to MAX_KERNELS), once a process. It returns
+// NULL, or the failure's message (static storage); a failed open may be
+// tried again (what it made is left).
+static const char *floor_open(char **srcs, int n) {
+	static int opened;
+	if (opened)
+		return "floor_open: the floor is open already";
+	if (n < 1 || n > MAX_KERNELS)
+		return "floor_open: 1 to 8 kernels";
+	driver_error[0] = 0;
+	if (setjmp(die_jmp))
+		return die_msg;
+	char *names[MAX_KERNELS];
+	static char buf[MAX_KERNELS][16];
+	for (int k = 0; k < n; k++) {
+		snprintf(buf[k], sizeof buf[k], "kernel %d", k);
+		names[k] = buf[k];
+	}
+	open_device(srcs, names, n);
+	nkernels = n;
+	opened = 1;
+	return NULL;
+}
+
+// floor_run runs count dispatches over kernels pipelines in passes of at
+// most chunk and returns the timed nanoseconds, or -1 with *err the
+// driver's first error.
+static int64_t floor_run(int kernels, int64_t count, int chunk, const char **err) {
+	*err = NULL;
+	if (kernels < 1 || kernels > nkernels || chunk < 1) {
+		*err = "floor_run: bad request";
+		return -1;
+	}
+	int64_t ns = run(kernels, count, chunk);
+	if (driver_error[0]) {
+		*err = driver_error;
+		return -1;
+	}
+	return ns;
+}
+#endif
