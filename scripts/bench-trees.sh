@@ -6,7 +6,8 @@
 # ns/op over the rounds with its min–max, and NEW's median over OLD's; a
 # second table does the same for each case's ratio to its baseline in the
 # same run (the hand-written go-webgpu loop of a launch case), which the
-# machine's drift between runs does not move.
+# machine's drift between runs does not move, and, when RUN has the Floor
+# cases, to the C floor of the same kernels in the same run (÷floor).
 # Usage: scripts/bench-trees.sh OLD NEW [ROUNDS] [RUN] [BENCHTIME]
 set -euo pipefail
 old=$1 new=$2 rounds=${3:-5}
@@ -21,7 +22,7 @@ for r in $(seq 1 "$rounds"); do
 		bin=$old
 		[ "$which" = new ] && bin=$new
 		"$bin" bench -count 1 -benchtime "$benchtime" -run "$run" -out "$out/o" 2>/dev/null |
-			awk -v w="$which" -F'|' '/^\| [A-Z][A-Za-z]+\// { gsub(/ /, "", $2); gsub(/ /, "", $3); gsub(/ /, "", $7); print w, $2, $3; if ($7 != "") print w, $2 "÷baseline", $7 }' >> "$out/all"
+			awk -v w="$which" -F'|' -f "$(dirname "$0")/floorratio.awk" >> "$out/all"
 	done
 done
 awk -v rounds="$rounds" -v what="case (ns/op)" -f "$(dirname "$0")/oldnew.awk" "$out/all"
