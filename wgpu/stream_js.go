@@ -55,7 +55,8 @@ func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 // It is the browser's hot path, written flat: in the page every call
 // costs (Launch in full made 15 of them), so it makes none on a launch
 // that repeats (the lookup of the stream's recent bind groups, recentFor
-// in the desktop's build, is written out here), and none of the bind
+// in the desktop's build, is written out here, and a kernel's one group,
+// the common case, apart from the loop over groups), and none of the bind
 // group cache's key building. A recent bind group's buffers passed this
 // very pipeline group's checks of sizes and usages when the slot was
 // filled, and a buffer's size and usage never change, so those are not
@@ -83,6 +84,45 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 	s := loadPointer(&d.lastStream)
 	if s == nil || s.id != id || s.closed || loadBool(&d.closed) || s.launches+1 >= d.maxBatch || !s.mu.TryLock() {
 		return false
+	}
+	if len(p.groups) == 1 {
+		// One group, with all the bindings (it is the highest group a
+		// binding uses: splitGroups), at least one: the loop below for a
+		// single group, its record of a fixed size stored with one
+		// bounds check.
+		b0, _ := bindings[0].(*Buffer)
+		if b0 == nil || len(bindings) > inlineBindings {
+			s.mu.Unlock()
+			return false
+		}
+		g, id0 := &p.groups[0], b0.id
+		var r *recentBG
+		for i := range s.recent {
+			if q := &s.recent[i]; q.key.ids[0] == id0 && q.key.g == g && q.key.n == len(bindings) && sameRest(q, bindings) {
+				r = q
+				break
+			}
+		}
+		if r == nil || loadBool(&b0.released) || loadBool(&b0.recycled) || len(bindings) > 1 && anyDead(bindings[1:]) {
+			s.mu.Unlock()
+			return false
+		}
+		if !r.used {
+			s.useLocked(r.bg)
+			r.used = true
+		}
+		l := len(s.cmds)
+		if cap(s.cmds)-l < 7 {
+			s.cmds = slices.Grow(s.cmds, 7)
+		}
+		c := (*[7]uint32)(s.cmds[l : l+7])
+		c[0], c[1], c[2], c[3] = cmdLaunch, uint32(p.pipe), 1, uint32(r.bg.bg)
+		c[4], c[5], c[6] = workgroups[0], workgroups[1], workgroups[2]
+		s.cmds = s.cmds[:l+7]
+		s.seq++
+		s.launches++
+		s.mu.Unlock()
+		return true
 	}
 	// The launch's commands go past len(s.cmds) and are kept by the one
 	// reslice at the end: a launch that falls back leaves nothing.
