@@ -46,17 +46,19 @@ func (d *Device) newBindGroup(op string, key bgKey, bufs []*Buffer) (ref int, er
 // dropBindGroup drops a bind group that left the cache from the JS table.
 func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 
-// launchRecent records the launch that a loop makes most: of a pipeline
-// found in its kernel's slot, on the stream last recorded on, each of its
-// groups binding the buffers of one of the stream's recent bind groups.
-// It reports false, having recorded nothing, for any other launch, which
-// Launch then makes in full, errors included.
+// launch is Launch: it records the launch that a loop makes most on its
+// flat path: of a pipeline found in its kernel's slot, on the stream last
+// recorded on, each of its groups binding the buffers of one of the
+// stream's recent bind groups. Any other launch it makes through
+// launchSlow, in full, errors included (with flatOnly, launchSlow records
+// nothing).
 //
 // It is the browser's hot path, written flat: in the page every call
 // costs (Launch in full made 15 of them), so it makes none on a launch
-// that repeats (the lookup of the stream's recent bind groups, recentFor
-// in the desktop's build, is written out here, and a kernel's one group,
-// the common case, apart from the loop over groups), and none of the bind
+// that repeats (Launch inlines, so that a launch from Go calls launch
+// alone; the lookup of the stream's recent bind groups, recentFor in the
+// desktop's build, is written out here, and a kernel's one group, the
+// common case, apart from the loop over groups), and none of the bind
 // group cache's key building. A recent bind group's buffers passed this
 // very pipeline group's checks of sizes and usages when the slot was
 // filled, and a buffer's size and usage never change, so those are not
@@ -68,22 +70,22 @@ func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 // The page runs one goroutine at a time and nothing between those reads
 // and TryLock can yield, so reading them just before taking the lock is
 // reading them under it; a lock held by a goroutine that yielded inside
-// it sends the launch to Launch's path, which waits for it.
-func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) bool {
+// it sends the launch to launchSlow, which waits for it.
+func (d *Device) launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, flatOnly bool) error {
 	if k == nil || d == nil {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	e := loadPointer(&d.recent[kernelSlot(k)])
 	if e == nil || e.k != k || !loadBool(&e.p.ok) {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	p := e.p
 	if lim := d.limits.MaxComputeWorkgroupsPerDimension; workgroups[0] > lim || workgroups[1] > lim || workgroups[2] > lim || len(bindings) != len(p.bindings) {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	s := loadPointer(&d.lastStream)
 	if s == nil || s.id != id || s.closed || loadBool(&d.closed) || s.launches+1 >= d.maxBatch || !s.mu.TryLock() {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	if len(p.groups) == 1 {
 		// One group, with all the bindings (it is the highest group a
@@ -93,7 +95,7 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		b0, _ := bindings[0].(*Buffer)
 		if b0 == nil || len(bindings) > inlineBindings {
 			s.mu.Unlock()
-			return false
+			return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 		}
 		g, id0 := &p.groups[0], b0.id
 		var r *recentBG
@@ -105,7 +107,7 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		}
 		if r == nil || loadBool(&b0.released) || loadBool(&b0.recycled) || len(bindings) > 1 && anyDead(bindings[1:]) {
 			s.mu.Unlock()
-			return false
+			return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 		}
 		if !r.used {
 			s.useLocked(r.bg)
@@ -122,7 +124,7 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		s.seq++
 		s.launches++
 		s.mu.Unlock()
-		return true
+		return nil
 	}
 	// The launch's commands go past len(s.cmds) and are kept by the one
 	// reslice at the end: a launch that falls back leaves nothing.
@@ -146,7 +148,7 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		b0, _ := bs[0].(*Buffer)
 		if b0 == nil || len(bs) > inlineBindings {
 			s.mu.Unlock()
-			return false
+			return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 		}
 		var r *recentBG
 		for i := range s.recent {
@@ -157,7 +159,7 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		}
 		if r == nil || loadBool(&b0.released) || loadBool(&b0.recycled) || len(bs) > 1 && anyDead(bs[1:]) {
 			s.mu.Unlock()
-			return false
+			return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 		}
 		if !r.used {
 			s.useLocked(r.bg)
@@ -167,18 +169,18 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 	}
 	if len(p.groups) > 1 && aliased(p, bindings) {
 		s.mu.Unlock()
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	c[n-3], c[n-2], c[n-1] = workgroups[0], workgroups[1], workgroups[2]
 	s.cmds = s.cmds[:l+n]
 	s.seq++
 	s.launches++
 	s.mu.Unlock()
-	return true
+	return nil
 }
 
 // sameRest reports whether bs[1:] are the buffers whose ids r's key holds
-// after its first (launchRecent compares the first).
+// after its first (launch compares the first).
 func sameRest(r *recentBG, bs []gpu.Buffer) bool {
 	for j := 1; j < len(bs); j++ {
 		if b, ok := bs[j].(*Buffer); !ok || b == nil || b.id != r.key.ids[j] {
