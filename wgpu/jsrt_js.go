@@ -32,6 +32,13 @@ const (
 // a Sync reports the first error the browser found in the device's work
 // since the last one, and an operation costs no scope and no promise of
 // its own, so nothing grows with the operations between two Syncs.
+//
+// Decoding (run): a setPipeline or setBindGroup is skipped when it sets
+// what the pass has already (lp, lbg: the pipeline and each index's bind
+// group last set, by table index). They hold for one compute pass: flush
+// forgets them as it begins the next, and a replay's commands, decoded in
+// the same pass, read and update them as the stream's own. A launch of
+// one group, the common case, is decoded without the loop over groups.
 const runtimeJS = `
 "use strict";
 const objs = [null];
@@ -44,19 +51,25 @@ let lp = -1;
 const run = (pass, u, n) => {
 	let i = 0;
 	while (i < n) {
-		const op = u[i++];
-		if (op === 0) {
-			const p = u[i++];
+		if (u[i] === 0) {
+			const p = u[i + 1];
 			if (p !== lp) { pass.setPipeline(objs[p]); lp = p; }
-			const ng = u[i++];
-			for (let g = 0; g < ng; g++) {
+			const ng = u[i + 2];
+			i += 3;
+			if (ng === 1) {
 				const b = u[i++];
-				if (b !== lbg[g]) { pass.setBindGroup(g, objs[b]); lbg[g] = b; }
+				if (b !== lbg[0]) { pass.setBindGroup(0, objs[b]); lbg[0] = b; }
+			} else {
+				for (let g = 0; g < ng; g++) {
+					const b = u[i++];
+					if (b !== lbg[g]) { pass.setBindGroup(g, objs[b]); lbg[g] = b; }
+				}
 			}
 			pass.dispatchWorkgroups(u[i], u[i + 1], u[i + 2]);
 			i += 3;
 		} else {
-			const g = objs[u[i++]];
+			const g = objs[u[i + 1]];
+			i += 2;
 			run(pass, g, g.length);
 		}
 	}
