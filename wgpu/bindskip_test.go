@@ -236,3 +236,42 @@ func TestSkippedBindGroupsAfterARejectedBatch(t *testing.T) {
 		t.Errorf("y[0] = %d, want %d", got, wantY+1)
 	}
 }
+
+// TestDispatchDimensions: a launch's workgroup counts reach the dispatch
+// whatever they are, for a kernel of one group and one of two (their
+// commands differ in the page, which passes x alone when y and z are 1).
+func TestDispatchDimensions(t *testing.T) {
+	d := openTestDevice(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	one := gpu.NewKernel("dims-one", `
+@group(0) @binding(0) var<storage, read_write> c: array<atomic<u32>>;
+@compute @workgroup_size(1)
+fn main() { atomicAdd(&c[0], 1u); }`, "main")
+	two := gpu.NewKernel("dims-two", `
+@group(0) @binding(0) var<storage, read_write> c: array<atomic<u32>>;
+@group(1) @binding(0) var<storage, read_write> e: array<atomic<u32>>;
+@compute @workgroup_size(1)
+fn main() { atomicAdd(&c[0], 1u); atomicAdd(&e[0], 1u); }`, "main")
+	c, e := mustBuffer(t, d, 16), mustBuffer(t, d, 16)
+	s := gpu.NewStreamID()
+	want := uint32(0)
+	for _, wg := range [][3]uint32{{1, 1, 1}, {3, 1, 1}, {1, 2, 1}, {1, 1, 3}, {2, 3, 4}, {1, 1, 1}, {5, 1, 1}} {
+		for _, k := range []*gpu.Kernel{one, two, one} {
+			bufs := []gpu.Buffer{c}
+			if k == two {
+				bufs = append(bufs, e)
+			}
+			if err := d.Launch(s, k, wg, bufs...); err != nil {
+				t.Fatal(err)
+			}
+			want += wg[0] * wg[1] * wg[2]
+		}
+	}
+	if err := d.Sync(ctx, s); err != nil {
+		t.Fatal(err)
+	}
+	if got := readU32(t, c, 1)[0]; got != want {
+		t.Errorf("invocations = %d, want %d", got, want)
+	}
+}

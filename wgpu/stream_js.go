@@ -90,8 +90,8 @@ func (d *Device) launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	if len(p.groups) == 1 {
 		// One group, with all the bindings (it is the highest group a
 		// binding uses: splitGroups), at least one: the loop below for a
-		// single group, its record of a fixed size stored with one
-		// bounds check.
+		// single group, its command (cmdLaunch1) of a fixed size stored
+		// with one bounds check.
 		b0, _ := bindings[0].(*Buffer)
 		if b0 == nil || len(bindings) > inlineBindings {
 			s.mu.Unlock()
@@ -114,13 +114,13 @@ func (d *Device) launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 			r.used = true
 		}
 		l := len(s.cmds)
-		if cap(s.cmds)-l < 7 {
-			s.cmds = slices.Grow(s.cmds, 7)
+		if cap(s.cmds)-l < 6 {
+			s.cmds = slices.Grow(s.cmds, 6)
 		}
-		c := (*[7]uint32)(s.cmds[l : l+7])
-		c[0], c[1], c[2], c[3] = cmdLaunch, uint32(p.pipe), 1, uint32(r.bg.bg)
-		c[4], c[5], c[6] = workgroups[0], workgroups[1], workgroups[2]
-		s.cmds = s.cmds[:l+7]
+		c := (*[6]uint32)(s.cmds[l : l+6])
+		c[0], c[1], c[2] = cmdLaunch1, uint32(p.pipe), uint32(r.bg.bg)
+		c[3], c[4], c[5] = workgroups[0], workgroups[1], workgroups[2]
+		s.cmds = s.cmds[:l+6]
 		s.seq++
 		s.launches++
 		s.mu.Unlock()
@@ -202,12 +202,11 @@ func anyDead(bs []gpu.Buffer) bool {
 }
 
 // appendLaunchLocked appends a checked launch of p to the stream's
-// command list (cmdLaunch, the pipeline, a bind group per group, the
-// workgroups), or nothing and the error of a bind group that could not be
-// made.
+// command list (its head, a bind group per group, the workgroups), or
+// nothing and the error of a bind group that could not be made.
 func (s *stream) appendLaunchLocked(op string, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
 	first := len(s.cmds)
-	s.cmds = append(s.cmds, cmdLaunch, uint32(p.pipe), uint32(len(p.groups)))
+	s.cmds = appendLaunchHead(s.cmds, p, uint32(p.pipe))
 	for gi := range p.groups {
 		g := &p.groups[gi]
 		if g.lo == g.hi {
