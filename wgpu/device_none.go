@@ -97,7 +97,9 @@ func (d *Device) newEmptyBindGroup(op, _ string, _ bglHandle) (bgHandle, error) 
 func (d *Device) buildDriver(_ *pipeline, _ *gpu.Kernel, publish func(error)) {
 	publish(noCgo("Compile"))
 }
-func (d *Device) launchRecent(gpu.StreamID, *gpu.Kernel, [3]uint32, []gpu.Buffer) bool { return false }
+func (d *Device) launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, flatOnly bool) error {
+	return d.launchSlow(id, k, workgroups, bindings, flatOnly)
+}
 func (d *Device) newTimestampQueries(op string) (queryHandle, bufHandle, error) {
 	return 0, 0, noCgo(op)
 }

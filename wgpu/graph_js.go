@@ -27,7 +27,7 @@ type graphDriver struct {
 // starts; a failed one appends nothing.
 func (r *GraphRecorder) recordGroups(op string, p *pipeline, bufs []*Buffer) (first int, err error) {
 	first = len(r.rec.cmds)
-	r.rec.cmds = append(r.rec.cmds, cmdLaunch, 0, uint32(len(p.groups)))
+	r.rec.cmds = appendLaunchHead(r.rec.cmds, p, 0)
 	for gi := range p.groups {
 		g := &p.groups[gi]
 		if g.lo == g.hi {

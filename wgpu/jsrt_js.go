@@ -17,12 +17,25 @@ import (
 
 // Commands of the list a stream records and flush decodes, one uint32 each:
 //
-//	cmdLaunch pipeline groups bg0 … bgN-1 x y z
-//	cmdReplay graph   (a graph's own list, held by the JS side)
+//	cmdLaunch1 pipeline bg x y z                 (a launch of one group)
+//	cmdLaunch  pipeline groups bg0 … bgN-1 x y z (of any other number)
+//	cmdReplay  graph   (a graph's own list, held by the JS side)
 const (
-	cmdLaunch = 0
-	cmdReplay = 1
+	cmdLaunch  = 0
+	cmdReplay  = 1
+	cmdLaunch1 = 2
 )
+
+// appendLaunchHead appends to cmds the words of a launch command of p
+// before its bind groups, pipe its pipeline's: cmdLaunch1 for one group,
+// else cmdLaunch and the number of groups. Either way the pipeline is
+// the command's second word.
+func appendLaunchHead(cmds []uint32, p *pipeline, pipe uint32) []uint32 {
+	if len(p.groups) == 1 {
+		return append(cmds, cmdLaunch1, pipe)
+	}
+	return append(cmds, cmdLaunch, pipe, uint32(len(p.groups)))
+}
 
 // runtimeJS makes a device's JavaScript side:
 // new Function("device", runtimeJS)(device).
@@ -32,6 +45,16 @@ const (
 // a Sync reports the first error the browser found in the device's work
 // since the last one, and an operation costs no scope and no promise of
 // its own, so nothing grows with the operations between two Syncs.
+//
+// Decoding (run): a setPipeline or setBindGroup is skipped when it sets
+// what the pass has already (lp, lbg: the pipeline and each index's bind
+// group last set, by table index). They hold for one compute pass: flush
+// forgets them as it begins the next, and a replay's commands, decoded in
+// the same pass, read and update them as the stream's own. A launch of
+// one group, the common case, is a command of its own (cmdLaunch1),
+// decoded at fixed offsets; a dispatch of y = z = 1 passes x alone
+// (WebGPU's defaults for the others), which the browser's binding
+// converts faster.
 const runtimeJS = `
 "use strict";
 const objs = [null];
@@ -44,19 +67,27 @@ let lp = -1;
 const run = (pass, u, n) => {
 	let i = 0;
 	while (i < n) {
-		const op = u[i++];
-		if (op === 0) {
-			const p = u[i++];
+		const op = u[i];
+		if (op === 2) {
+			const p = u[i + 1], b = u[i + 2], x = u[i + 3], y = u[i + 4], z = u[i + 5];
+			i += 6;
 			if (p !== lp) { pass.setPipeline(objs[p]); lp = p; }
-			const ng = u[i++];
+			if (b !== lbg[0]) { pass.setBindGroup(0, objs[b]); lbg[0] = b; }
+			if (y === 1 && z === 1) pass.dispatchWorkgroups(x); else pass.dispatchWorkgroups(x, y, z);
+		} else if (op === 0) {
+			const p = u[i + 1], ng = u[i + 2];
+			i += 3;
+			if (p !== lp) { pass.setPipeline(objs[p]); lp = p; }
 			for (let g = 0; g < ng; g++) {
 				const b = u[i++];
 				if (b !== lbg[g]) { pass.setBindGroup(g, objs[b]); lbg[g] = b; }
 			}
-			pass.dispatchWorkgroups(u[i], u[i + 1], u[i + 2]);
+			const x = u[i], y = u[i + 1], z = u[i + 2];
 			i += 3;
+			if (y === 1 && z === 1) pass.dispatchWorkgroups(x); else pass.dispatchWorkgroups(x, y, z);
 		} else {
-			const g = objs[u[i++]];
+			const g = objs[u[i + 1]];
+			i += 2;
 			run(pass, g, g.length);
 		}
 	}

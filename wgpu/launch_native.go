@@ -20,12 +20,12 @@ type replayRec struct {
 	at  int    // the replay follows native[:at]
 }
 
-// launchRecent records the launch that a loop makes most, as the
-// browser's build does (stream_js.go): of a pipeline found in its kernel's
-// slot, on the stream last recorded on, each of its groups binding the
-// buffers of one of the stream's recent bind groups. It reports false,
-// having recorded nothing, for any other launch, which Launch then makes
-// in full, errors included.
+// launch is Launch: it records the launch that a loop makes most, as the
+// browser's build does (stream_js.go), on its flat path: of a pipeline
+// found in its kernel's slot, on the stream last recorded on, each of its
+// groups binding the buffers of one of the stream's recent bind groups.
+// Any other launch it makes through launchSlow, in full, errors included
+// (with flatOnly, launchSlow records nothing).
 //
 // It skips what Launch in full repeats for such a launch: the bind group
 // cache's key, and the checks of sizes and usages, which a recent bind
@@ -45,31 +45,34 @@ type replayRec struct {
 // bind group be released under the recorded launch: wgpu-native aborts
 // the process on such a batch.) A launch that would fill the batch to
 // MaxBatch takes Launch's path, which submits it.
-func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) bool {
+func (d *Device) launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, flatOnly bool) error {
 	if k == nil || d == nil {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	e := d.recent[kernelSlot(k)].Load()
 	if e == nil || e.k != k || !e.p.ok.Load() {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	p := e.p
 	if lim := d.limits.MaxComputeWorkgroupsPerDimension; workgroups[0] > lim || workgroups[1] > lim || workgroups[2] > lim || len(bindings) != len(p.bindings) {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	s := d.lastStream.Load()
 	if s == nil || s.id != id || d.closed.Load() {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	d.life.RLock()
 	s.mu.Lock()
 	ok := s.recordRecentLocked(p, bindings, workgroups)
 	s.mu.Unlock()
 	d.life.RUnlock()
-	return ok
+	if !ok {
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
+	}
+	return nil
 }
 
-// recordRecentLocked is launchRecent's recording, under the device's life
+// recordRecentLocked is launch's recording on the flat path, under the device's life
 // lock (read) and the stream's lock: false, with nothing recorded, when
 // the device or the stream is closed, the batch would fill, or a group
 // has no recent bind group binding exactly its buffers.
@@ -115,7 +118,7 @@ var recentHook func()
 
 // recentFor returns the stream's recent bind group of group g that binds
 // exactly bindings, all live *Buffers, or nil: the lookup of the flat path for a
-// repeated launch (launchRecent), which builds no key.
+// repeated launch (launch), which builds no key.
 func (s *stream) recentFor(g *pipeGroup, bindings []gpu.Buffer) *recentBG {
 	n := len(bindings)
 	if n > inlineBindings {

@@ -7,7 +7,8 @@ import (
 	"unsafe"
 )
 
-// Plain loads of atomics, for Launch's fast path in the page (launchRecent).
+// Plain loads of atomics, for Launch's flat path in the page (launch,
+// stream_js.go).
 //
 // Go's wasm port runs every goroutine on one thread, and its atomics are
 // calls the compiler does not inline (internal/runtime/atomic marks them

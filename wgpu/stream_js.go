@@ -46,16 +46,19 @@ func (d *Device) newBindGroup(op string, key bgKey, bufs []*Buffer) (ref int, er
 // dropBindGroup drops a bind group that left the cache from the JS table.
 func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 
-// launchRecent records the launch that a loop makes most: of a pipeline
-// found in its kernel's slot, on the stream last recorded on, each of its
-// groups binding the buffers of one of the stream's recent bind groups.
-// It reports false, having recorded nothing, for any other launch, which
-// Launch then makes in full, errors included.
+// launch is Launch: it records the launch that a loop makes most on its
+// flat path: of a pipeline found in its kernel's slot, on the stream last
+// recorded on, each of its groups binding the buffers of one of the
+// stream's recent bind groups. Any other launch it makes through
+// launchSlow, in full, errors included (with flatOnly, launchSlow records
+// nothing).
 //
 // It is the browser's hot path, written flat: in the page every call
 // costs (Launch in full made 15 of them), so it makes none on a launch
-// that repeats (the lookup of the stream's recent bind groups, recentFor
-// in the desktop's build, is written out here), and none of the bind
+// that repeats (Launch inlines, so that a launch from Go calls launch
+// alone; the lookup of the stream's recent bind groups, recentFor in the
+// desktop's build, is written out here, and a kernel's one group, the
+// common case, apart from the loop over groups), and none of the bind
 // group cache's key building. A recent bind group's buffers passed this
 // very pipeline group's checks of sizes and usages when the slot was
 // filled, and a buffer's size and usage never change, so those are not
@@ -67,22 +70,61 @@ func (d *Device) dropBindGroup(bg *bindGroup) { d.rt.del.Invoke(bg.bg) }
 // The page runs one goroutine at a time and nothing between those reads
 // and TryLock can yield, so reading them just before taking the lock is
 // reading them under it; a lock held by a goroutine that yielded inside
-// it sends the launch to Launch's path, which waits for it.
-func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer) bool {
+// it sends the launch to launchSlow, which waits for it.
+func (d *Device) launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bindings []gpu.Buffer, flatOnly bool) error {
 	if k == nil || d == nil {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	e := loadPointer(&d.recent[kernelSlot(k)])
 	if e == nil || e.k != k || !loadBool(&e.p.ok) {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	p := e.p
 	if lim := d.limits.MaxComputeWorkgroupsPerDimension; workgroups[0] > lim || workgroups[1] > lim || workgroups[2] > lim || len(bindings) != len(p.bindings) {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	s := loadPointer(&d.lastStream)
 	if s == nil || s.id != id || s.closed || loadBool(&d.closed) || s.launches+1 >= d.maxBatch || !s.mu.TryLock() {
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
+	}
+	if len(p.groups) == 1 {
+		// One group, with all the bindings (it is the highest group a
+		// binding uses: splitGroups), at least one: the loop below for a
+		// single group, its command (cmdLaunch1) of a fixed size stored
+		// with one bounds check.
+		b0, _ := bindings[0].(*Buffer)
+		if b0 == nil || len(bindings) > inlineBindings {
+			s.mu.Unlock()
+			return d.launchSlow(id, k, workgroups, bindings, flatOnly)
+		}
+		g, id0 := &p.groups[0], b0.id
+		var r *recentBG
+		for i := range s.recent {
+			if q := &s.recent[i]; q.key.ids[0] == id0 && q.key.g == g && q.key.n == len(bindings) && sameRest(q, bindings) {
+				r = q
+				break
+			}
+		}
+		if r == nil || loadBool(&b0.released) || loadBool(&b0.recycled) || len(bindings) > 1 && anyDead(bindings[1:]) {
+			s.mu.Unlock()
+			return d.launchSlow(id, k, workgroups, bindings, flatOnly)
+		}
+		if !r.used {
+			s.useLocked(r.bg)
+			r.used = true
+		}
+		l := len(s.cmds)
+		if cap(s.cmds)-l < 6 {
+			s.cmds = slices.Grow(s.cmds, 6)
+		}
+		c := (*[6]uint32)(s.cmds[l : l+6])
+		c[0], c[1], c[2] = cmdLaunch1, uint32(p.pipe), uint32(r.bg.bg)
+		c[3], c[4], c[5] = workgroups[0], workgroups[1], workgroups[2]
+		s.cmds = s.cmds[:l+6]
+		s.seq++
+		s.launches++
+		s.mu.Unlock()
+		return nil
 	}
 	// The launch's commands go past len(s.cmds) and are kept by the one
 	// reslice at the end: a launch that falls back leaves nothing.
@@ -106,7 +148,7 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		b0, _ := bs[0].(*Buffer)
 		if b0 == nil || len(bs) > inlineBindings {
 			s.mu.Unlock()
-			return false
+			return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 		}
 		var r *recentBG
 		for i := range s.recent {
@@ -117,7 +159,7 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 		}
 		if r == nil || loadBool(&b0.released) || loadBool(&b0.recycled) || len(bs) > 1 && anyDead(bs[1:]) {
 			s.mu.Unlock()
-			return false
+			return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 		}
 		if !r.used {
 			s.useLocked(r.bg)
@@ -127,18 +169,18 @@ func (d *Device) launchRecent(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint
 	}
 	if len(p.groups) > 1 && aliased(p, bindings) {
 		s.mu.Unlock()
-		return false
+		return d.launchSlow(id, k, workgroups, bindings, flatOnly)
 	}
 	c[n-3], c[n-2], c[n-1] = workgroups[0], workgroups[1], workgroups[2]
 	s.cmds = s.cmds[:l+n]
 	s.seq++
 	s.launches++
 	s.mu.Unlock()
-	return true
+	return nil
 }
 
 // sameRest reports whether bs[1:] are the buffers whose ids r's key holds
-// after its first (launchRecent compares the first).
+// after its first (launch compares the first).
 func sameRest(r *recentBG, bs []gpu.Buffer) bool {
 	for j := 1; j < len(bs); j++ {
 		if b, ok := bs[j].(*Buffer); !ok || b == nil || b.id != r.key.ids[j] {
@@ -160,12 +202,11 @@ func anyDead(bs []gpu.Buffer) bool {
 }
 
 // appendLaunchLocked appends a checked launch of p to the stream's
-// command list (cmdLaunch, the pipeline, a bind group per group, the
-// workgroups), or nothing and the error of a bind group that could not be
-// made.
+// command list (its head, a bind group per group, the workgroups), or
+// nothing and the error of a bind group that could not be made.
 func (s *stream) appendLaunchLocked(op string, p *pipeline, bufs []*Buffer, workgroups [3]uint32) error {
 	first := len(s.cmds)
-	s.cmds = append(s.cmds, cmdLaunch, uint32(p.pipe), uint32(len(p.groups)))
+	s.cmds = appendLaunchHead(s.cmds, p, uint32(p.pipe))
 	for gi := range p.groups {
 		g := &p.groups[gi]
 		if g.lo == g.hi {
