@@ -14,7 +14,7 @@ package wgpu
 // leave()) and releases every lock it takes with defer, in the function that
 // took it; the waits (Sync, Read) hold no lock while they poll or await.
 // The one exception is each build's flat path for a repeated launch
-// (launchRecent: launch_native.go takes the life lock and the stream's, in
+// (launch: launch_native.go takes the life lock and the stream's, in
 // this order; stream_js.go, on the page's one thread, the stream's alone),
 // which releases them by hand: nothing between its lock and its unlock can
 // panic (no call that can fail, no type assertion but the checked form),

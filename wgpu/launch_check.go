@@ -303,7 +303,7 @@ func (d *Device) Launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	return d.launch(id, k, workgroups, bindings, false)
 }
 
-// Launch is each build's launch (stream_js.go, launch_native.go): its
+// Launch calls each build's launch (stream_js.go, launch_native.go): its
 // flat path for a repeated launch, which makes any other launch through
 // launchSlow. Launch inlines, so that a launch the flat path records costs
 // one call, not two: in the page a call costs about 5 ns of a recorded
