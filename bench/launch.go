@@ -412,51 +412,49 @@ func noop(int) error { return nil }
 
 // executedClient records launches through a client; with alternate > 1 it
 // cycles through that many kernels, each with its own buffer.
-func (e *LaunchEnv) executedClient(b *testing.B, alternate int) {
-	c := e.newClient(registry.ProcessExecute)
-	defer c.Close()
-	ctx := context.Background()
-	recordChunks(b, noop,
-		func(i int) error { v := i % alternate; return c.Launch(e.variants[v], none, e.bufs[v]) },
-		c.Flush,
-		func() error { return c.Sync(ctx) })
-	if got := c.Stats().Executed; got != uint64(b.N) {
-		fatalf(b, "executed %d launches, want %d", got, b.N)
-	}
-}
+func (e *LaunchEnv) executedClient(b *testing.B, alternate int) { e.clientChunks(b, alternate, true) }
 
 // recordClient is executedClient with the flush untimed: the Go side of
 // an executed launch alone, what it adds to the driver's work.
-func (e *LaunchEnv) recordClient(b *testing.B, alternate int) {
+func (e *LaunchEnv) recordClient(b *testing.B, alternate int) { e.clientChunks(b, alternate, false) }
+
+func (e *LaunchEnv) executedDevice(b *testing.B, alternate int) { e.deviceChunks(b, alternate, true) }
+
+// recordDevice is executedDevice with the flush untimed.
+func (e *LaunchEnv) recordDevice(b *testing.B, alternate int) { e.deviceChunks(b, alternate, false) }
+
+// clientChunks is executedClient's and recordClient's body: the flush is
+// timed, or left to the untimed sync (which flushes) when timedFlush is
+// false.
+func (e *LaunchEnv) clientChunks(b *testing.B, alternate int, timedFlush bool) {
 	c := e.newClient(registry.ProcessExecute)
 	defer c.Close()
 	ctx := context.Background()
+	flush := c.Flush
+	if !timedFlush {
+		flush = func() error { return nil }
+	}
 	recordChunks(b, noop,
 		func(i int) error { v := i % alternate; return c.Launch(e.variants[v], none, e.bufs[v]) },
-		func() error { return nil },
+		flush,
 		func() error { return c.Sync(ctx) })
 	if got := c.Stats().Executed; got != uint64(b.N) {
 		fatalf(b, "executed %d launches, want %d", got, b.N)
 	}
 }
 
-// recordDevice is executedDevice with the flush untimed.
-func (e *LaunchEnv) recordDevice(b *testing.B, alternate int) {
+// deviceChunks is clientChunks through the device.
+func (e *LaunchEnv) deviceChunks(b *testing.B, alternate int, timedFlush bool) {
 	id := gpu.NewStreamID()
 	defer e.dev.CloseStream(id)
 	ctx := context.Background()
+	flush := func() error { return e.dev.Flush(id) }
+	if !timedFlush {
+		flush = func() error { return nil }
+	}
 	recordChunks(b, noop,
 		func(i int) error { v := i % alternate; return e.dev.Launch(id, e.variants[v], none, e.bufs[v]) },
-		func() error { return nil },
-		func() error { return e.dev.Sync(ctx, id) })
-}
-
-func (e *LaunchEnv) executedDevice(b *testing.B, alternate int) {
-	id := gpu.NewStreamID()
-	ctx := context.Background()
-	recordChunks(b, noop,
-		func(i int) error { v := i % alternate; return e.dev.Launch(id, e.variants[v], none, e.bufs[v]) },
-		func() error { return e.dev.Flush(id) },
+		flush,
 		func() error { return e.dev.Sync(ctx, id) })
 }
 
