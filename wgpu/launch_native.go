@@ -72,10 +72,10 @@ func (d *Device) launch(id gpu.StreamID, k *gpu.Kernel, workgroups [3]uint32, bi
 	return nil
 }
 
-// recordRecentLocked is launch's recording on the flat path, under the device's life
-// lock (read) and the stream's lock: false, with nothing recorded, when
-// the device or the stream is closed, the batch would fill, or a group
-// has no recent bind group binding exactly its buffers.
+// recordRecentLocked is launch's recording on the flat path, under the
+// device's life lock (read) and the stream's lock: false, with nothing
+// recorded, when the device or the stream is closed, the batch would
+// fill, or a group has no recent bind group binding exactly its buffers.
 func (s *stream) recordRecentLocked(p *pipeline, bindings []gpu.Buffer, workgroups [3]uint32) bool {
 	if s.closed || s.d.closed.Load() || s.launches+1 >= s.d.maxBatch {
 		return false
@@ -117,8 +117,8 @@ func (s *stream) recordRecentLocked(p *pipeline, bindings []gpu.Buffer, workgrou
 var recentHook func()
 
 // recentFor returns the stream's recent bind group of group g that binds
-// exactly bindings, all live *Buffers, or nil: the lookup of the flat path for a
-// repeated launch (launch), which builds no key.
+// exactly bindings, all live *Buffers, or nil: the lookup of the flat
+// path for a repeated launch (launch), which builds no key.
 func (s *stream) recentFor(g *pipeGroup, bindings []gpu.Buffer) *recentBG {
 	n := len(bindings)
 	if n > inlineBindings {
